@@ -1,0 +1,48 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "Spendlex",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "spendlex", targets: ["spendlex"]),
+        .library(name: "SpendlexEngine", targets: ["SpendlexEngine"]),
+        .library(name: "SpendlexMail", targets: ["SpendlexMail"]),
+        .library(name: "SpendlexRules", targets: ["SpendlexRules"]),
+        .library(name: "PCRE2", targets: ["PCRE2"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+    ],
+    targets: [
+        // The raw C library: a module map and a shim header, nothing else.
+        .systemLibrary(
+            name: "CPCRE2",
+            pkgConfig: "libpcre2-8",
+            providers: [.apt(["libpcre2-dev"]), .brew(["pcre2"])]
+        ),
+        // A small safe wrapper: JIT-compiled patterns, per-thread scratch, typed errors.
+        .target(name: "PCRE2", dependencies: ["CPCRE2"]),
+        // The rule language: YAML with source locations, the rule model, diagnostics.
+        .target(name: "SpendlexRules", dependencies: [.product(name: "Yams", package: "Yams")]),
+        // Compiling and running rules: matchers, normalizers, the engine.
+        .target(name: "SpendlexEngine", dependencies: ["SpendlexRules", "PCRE2"]),
+        // Message sources: JSON Lines now; mailboxes and SMS backups next.
+        .target(name: "SpendlexMail", dependencies: ["SpendlexEngine"]),
+        // The command-line tool: parses arguments, calls the libraries, prints.
+        .executableTarget(
+            name: "spendlex",
+            dependencies: [
+                "SpendlexEngine", "SpendlexRules", "SpendlexMail",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "PCRE2Tests", dependencies: ["PCRE2"]),
+        .testTarget(name: "SpendlexRulesTests", dependencies: ["SpendlexRules"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "SpendlexEngineTests", dependencies: ["SpendlexEngine"]),
+        .testTarget(name: "SpendlexMailTests", dependencies: ["SpendlexMail"]),
+        .testTarget(name: "SpendlexEndToEndTests", dependencies: ["spendlex"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,244 @@
+internal import CPCRE2
+
+/// A compiled pattern: immutable, shareable across threads (pcre2_code is read-only during matching).
+///
+/// Every pattern is compiled with `PCRE2_UTF | PCRE2_UCP | PCRE2_MATCH_INVALID_UTF`
+/// plus the given ``PatternOptions``:
+/// - `PCRE2_UTF`: the pattern and subjects are UTF-8; `.` and classes work on code points.
+/// - `PCRE2_UCP`: `\d`, `\w`, `\s`, `\b` and POSIX classes use Unicode properties
+///   (so `\d` matches `१` and `\w` matches `é`).
+/// - `PCRE2_MATCH_INVALID_UTF`: subjects may contain invalid UTF-8. Without it,
+///   `pcre2_jit_match` performs no UTF validity check at all and invalid input is
+///   undefined behaviour (a crash or an out-of-bounds read), and `pcre2_match`
+///   would reject the whole subject. With it, both the JIT and the interpreter
+///   treat an invalid sequence as something no pattern item matches, so matching
+///   arbitrary bytes is memory-safe and still finds matches in the valid parts.
+///
+/// The pattern is then JIT-compiled (`PCRE2_JIT_COMPLETE`) when the library and CPU
+/// support it; otherwise the interpreter is used (see ``isJITCompiled``).
+///
+/// All offsets in and out of a pattern are UTF-8 byte offsets into the subject.
+public final class Pattern: @unchecked Sendable {
+    // @unchecked Sendable is safe: `code` is set once in init and only freed in
+    // deinit. PCRE2 documents that a compiled pcre2_code (including its JIT code)
+    // is never modified by matching and may be used by several threads at once,
+    // provided each thread has its own match data and JIT stack — which is what
+    // MatchScratch (not Sendable) is for. Every other stored property is an
+    // immutable Sendable value.
+
+    /// The compiled `pcre2_code_8`, owned by this object.
+    private let code: OpaquePointer
+
+    /// The pattern source, exactly as given to ``init(_:options:)``.
+    public let source: String
+
+    /// The options the pattern was compiled with (in addition to the always-on UTF ones).
+    public let options: PatternOptions
+
+    /// The number of capture groups, not counting group 0 (the whole match).
+    public let captureCount: Int
+
+    /// Group number → group name, for named groups only (from `PCRE2_INFO_NAMETABLE`).
+    public let groupNames: [Int: String]
+
+    /// Group name → group number; the inverse of ``groupNames``.
+    private let groupNumbers: [String: Int]
+
+    /// Whether the pattern was JIT-compiled. When `false`, matching uses
+    /// PCRE2's interpreter (slower, but same results, and it honours the
+    /// depth and heap limits that the JIT ignores).
+    public let isJITCompiled: Bool
+
+    /// Compiles `source` with the given options, JIT-compiling it when possible.
+    ///
+    /// - Throws: ``PatternError`` with PCRE2's code, message and the UTF-8 byte
+    ///   offset in `source` where compilation stopped.
+    public convenience init(_ source: String, options: PatternOptions = []) throws(PatternError) {
+        try self.init(source, options: options, jit: true)
+    }
+
+    /// Compiles `source` with the given options; `jit: false` skips JIT compilation
+    /// and always uses the interpreter (for tests, or to get depth/heap limits).
+    ///
+    /// - Throws: ``PatternError`` with PCRE2's code, message and the UTF-8 byte
+    ///   offset in `source` where compilation stopped.
+    public init(_ source: String, options: PatternOptions, jit: Bool) throws(PatternError) {
+        self.source = source
+        self.options = options
+
+        let compileOptions = options.rawValue | PCRE2_UTF | PCRE2_UCP | PCRE2_MATCH_INVALID_UTF
+        var errorCode: Int32 = 0
+        var errorOffset: Int = 0
+        var text = source
+        let compiled = text.withUTF8 { bytes in
+            withNonNilBase(bytes) { base, count in
+                pcre2_compile_8(base, count, compileOptions, &errorCode, &errorOffset, nil)
+            }
+        }
+        guard let compiled else {
+            throw PatternError(code: errorCode, message: pcre2ErrorMessage(errorCode), offset: errorOffset)
+        }
+        code = compiled
+        isJITCompiled = jit && pcre2_jit_compile_8(compiled, PCRE2_JIT_COMPLETE) == 0
+
+        var count: UInt32 = 0
+        pcre2_pattern_info_8(compiled, UInt32(PCRE2_INFO_CAPTURECOUNT), &count)
+        captureCount = Int(count)
+
+        var names: [Int: String] = [:]
+        var nameCount: UInt32 = 0
+        var entrySize: UInt32 = 0
+        var table: UnsafePointer<UInt8>? = nil
+        pcre2_pattern_info_8(compiled, UInt32(PCRE2_INFO_NAMECOUNT), &nameCount)
+        pcre2_pattern_info_8(compiled, UInt32(PCRE2_INFO_NAMEENTRYSIZE), &entrySize)
+        pcre2_pattern_info_8(compiled, UInt32(PCRE2_INFO_NAMETABLE), &table)
+        if let table, nameCount > 0 {
+            // Each entry: group number as 2 big-endian bytes, then the NUL-terminated name.
+            for index in 0..<Int(nameCount) {
+                let entry = table + index * Int(entrySize)
+                let number = Int(entry[0]) << 8 | Int(entry[1])
+                names[number] = String(cString: entry + 2)
+            }
+        }
+        groupNames = names
+        groupNumbers = Dictionary(names.map { ($0.value, $0.key) }, uniquingKeysWith: min)
+    }
+
+    deinit {
+        pcre2_code_free_8(code)
+    }
+
+    /// The group number of the named group `name`, or `nil` if there is no such group.
+    public func groupNumber(named name: String) -> Int? {
+        groupNumbers[name]
+    }
+
+    // MARK: - Matching
+
+    /// First match at or after `offset` (UTF-8 byte offset). nil when there is none.
+    ///
+    /// The string's UTF-8 storage is used in place (no copy for native strings);
+    /// the returned ranges are UTF-8 byte offsets into `text` (use ``Swift/String/utf8Slice(_:)``).
+    /// Allocates only the returned match's `groups` array.
+    ///
+    /// - Throws: ``MatchError`` when a limit in `scratch` is hit, or
+    ///   `.other(code: -33, ...)` (`PCRE2_ERROR_BADOFFSET`) when `offset` is negative
+    ///   or past the end of `text`.
+    public func firstMatch(in text: String, from offset: Int = 0, scratch: MatchScratch) throws(MatchError) -> Match? {
+        let matchData = scratch.matchData(atLeast: captureCount + 1)
+        var text = text
+        let rc = text.withUTF8 { run($0, from: offset, matchData: matchData, scratch: scratch) }
+        return try extractMatch(rc, matchData: matchData)
+    }
+
+    /// First match at or after `offset` (UTF-8 byte offset) in arbitrary bytes,
+    /// which need not be valid UTF-8 (invalid sequences never match). nil when there is none.
+    ///
+    /// Returned ranges are byte offsets into `bytes`. Allocates only the returned
+    /// match's `groups` array.
+    ///
+    /// - Throws: ``MatchError`` when a limit in `scratch` is hit, or
+    ///   `.other(code: -33, ...)` (`PCRE2_ERROR_BADOFFSET`) when `offset` is negative
+    ///   or past the end of `bytes`.
+    public func firstMatch(in bytes: [UInt8], from offset: Int = 0, scratch: MatchScratch) throws(MatchError) -> Match? {
+        let matchData = scratch.matchData(atLeast: captureCount + 1)
+        let rc = bytes.withUnsafeBufferPointer { run($0, from: offset, matchData: matchData, scratch: scratch) }
+        return try extractMatch(rc, matchData: matchData)
+    }
+
+    /// Whether the pattern matches anywhere; cheaper: no capture extraction.
+    /// Does not allocate.
+    ///
+    /// - Throws: ``MatchError`` when a limit in `scratch` is hit.
+    public func matches(_ text: String, scratch: MatchScratch) throws(MatchError) -> Bool {
+        // Any match data works: a too-small ovector just makes PCRE2 return 0
+        // ("matched, offsets truncated"), so the scratch is never grown here.
+        var text = text
+        let rc = text.withUTF8 { run($0, from: 0, matchData: scratch.matchData, scratch: scratch) }
+        return try matched(rc)
+    }
+
+    /// Whether the pattern matches anywhere in arbitrary bytes (invalid UTF-8
+    /// never matches); cheaper: no capture extraction. Does not allocate.
+    ///
+    /// - Throws: ``MatchError`` when a limit in `scratch` is hit.
+    public func matches(_ bytes: [UInt8], scratch: MatchScratch) throws(MatchError) -> Bool {
+        let rc = bytes.withUnsafeBufferPointer { run($0, from: 0, matchData: scratch.matchData, scratch: scratch) }
+        return try matched(rc)
+    }
+
+    // MARK: - Internals
+
+    /// Runs one PCRE2 match; returns PCRE2's result code.
+    @inline(__always)
+    private func run(
+        _ subject: UnsafeBufferPointer<UInt8>,
+        from offset: Int,
+        matchData: OpaquePointer,
+        scratch: MatchScratch
+    ) -> Int32 {
+        // pcre2_jit_match is PCRE2's fast path and does no argument checks at all:
+        // an offset past the end would read out of bounds. PCRE2_SIZE is unsigned,
+        // so a negative offset would wrap. Reject both the way pcre2_match does.
+        guard offset >= 0, offset <= subject.count else { return PCRE2_ERROR_BADOFFSET }
+        let context = scratch.matchContext
+        return withNonNilBase(subject) { base, count in
+            if isJITCompiled {
+                pcre2_jit_match_8(code, base, count, offset, 0, matchData, context)
+            } else {
+                pcre2_match_8(code, base, count, offset, 0, matchData, context)
+            }
+        }
+    }
+
+    @inline(__always)
+    private func matched(_ rc: Int32) throws(MatchError) -> Bool {
+        if rc >= 0 { return true }
+        if rc == PCRE2_ERROR_NOMATCH { return false }
+        throw MatchError(pcre2Code: rc)
+    }
+
+    /// Reads the ovector after a successful match into a ``Match``.
+    @inline(__always)
+    private func extractMatch(_ rc: Int32, matchData: OpaquePointer) throws(MatchError) -> Match? {
+        guard try matched(rc) else { return nil }
+        let ovector = pcre2_get_ovector_pointer_8(matchData)!
+        let available = Int(pcre2_get_ovector_count_8(matchData))
+        // rc is one more than the highest pair set; 0 means "ovector too small",
+        // which cannot happen since the scratch was grown to captureCount + 1.
+        let setPairs = rc == 0 ? available : min(Int(rc), available)
+        // size_t imports as Int, so PCRE2_UNSET (SIZE_MAX) reads as -1 here.
+        let unset = cpcre2_unset()
+        var groups: [Range<Int>?] = []
+        groups.reserveCapacity(captureCount + 1)
+        for pair in 0...captureCount {
+            guard pair < setPairs else {
+                groups.append(nil)
+                continue
+            }
+            let start = ovector[2 * pair]
+            let end = ovector[2 * pair + 1]
+            if start == unset || end == unset || start < 0 || end < 0 {
+                groups.append(nil)
+            } else {
+                // \K can in principle put the start after the end; never build an invalid Range.
+                groups.append(min(start, end)..<max(start, end))
+            }
+        }
+        return Match(groups: groups)
+    }
+}
+
+/// Calls `body` with a non-nil base address for `buffer` (PCRE2 rejects a NULL
+/// subject or pattern even when its length is 0).
+@inline(__always)
+private func withNonNilBase<R>(
+    _ buffer: UnsafeBufferPointer<UInt8>,
+    _ body: (UnsafePointer<UInt8>, Int) -> R
+) -> R {
+    if let base = buffer.baseAddress {
+        return body(base, buffer.count)
+    }
+    var empty: UInt8 = 0
+    return withUnsafePointer(to: &empty) { body($0, 0) }
+}

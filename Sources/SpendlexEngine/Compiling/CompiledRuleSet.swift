@@ -1,0 +1,82 @@
+import Foundation
+import PCRE2
+import SpendlexRules
+
+/// The rule set compiled for matching: immutable and shared by every worker thread.
+public struct CompiledRuleSet: Sendable {
+    /// Banks in rule-file order.
+    public let banks: [CompiledBank]
+    /// Routes a sender to candidate banks.
+    let router: SenderRouter
+    /// The source rule set, for diagnostics and `explain`.
+    public let rules: RuleSet
+
+    /// The bank with this id.
+    public func bank(id: String) -> CompiledBank? {
+        banks.first { $0.id == id }
+    }
+
+    /// Every enabled parser, with its bank.
+    public var parserCount: Int { banks.reduce(0) { $0 + $1.parsers.count } }
+}
+
+/// One bank's compiled rules.
+public struct CompiledBank: Sendable {
+    /// The bank's id.
+    public let id: String
+    /// Its rules as written.
+    public let rules: BankRules
+    /// Subjects of transaction alerts (email only).
+    let subjects: [Pattern]
+    /// Patterns recognising the bank from the text, when the sender is unknown.
+    let detect: [Pattern]
+    /// Non-transaction patterns, with their rule ids.
+    let ignore: [(id: String, pattern: Pattern)]
+    /// Enabled parsers, in order.
+    public let parsers: [CompiledParser]
+    /// Normalization defaults taken from the bank file.
+    let defaults: BankDefaults
+}
+
+/// The bank-wide settings normalizers need.
+struct BankDefaults: Sendable {
+    let country: String?
+    let currency: String?
+    let decimalMark: AmountNormalizer.DecimalMark
+    let dateOrder: DateOrder
+    let timeZone: TimeZone
+}
+
+/// One parser, compiled.
+public struct CompiledParser: Sendable {
+    /// The parser's id.
+    public let id: String
+    /// Its bank's id.
+    public let bankID: String
+    /// The parser as written.
+    public let rule: ParserRule
+    /// How it finds its fields.
+    let matcher: FieldMatcher
+    /// Amount normalization for this parser.
+    let amount: AmountNormalizer
+    /// Date normalization for this parser.
+    let date: DateNormalizer
+    /// Constant field values (`fields: {currency: {value: USD}}`).
+    let constants: [FieldName: String]
+}
+
+/// How a parser finds its fields in a message.
+enum FieldMatcher: Sendable {
+    /// One pattern; each field is a named group (several groups may share a name).
+    case single(Pattern, groups: [FieldName: [Int]])
+    /// A gate pattern, then one pattern per field searched on its own.
+    case perField(when: Pattern?, fields: [(name: FieldName, pattern: Pattern, group: Int)])
+
+    /// Whether the matcher can produce this field.
+    func captures(_ field: FieldName) -> Bool {
+        switch self {
+        case .single(_, let groups): groups[field] != nil
+        case .perField(_, let fields): fields.contains { $0.name == field }
+        }
+    }
+}

@@ -1,0 +1,159 @@
+import SpendlexRules
+
+/// A pattern after `%{NAME}` references were replaced by their fragments, with a map
+/// from positions in the expanded text back to positions in the written pattern.
+struct ExpandedPattern: Sendable {
+    /// Where a run of the expanded text came from.
+    enum Origin: Sendable {
+        /// Written in the pattern, starting at this UTF-8 offset of the pattern.
+        case written(offset: Int)
+        /// Produced by the reference `%{…}` at this UTF-8 offset of the pattern.
+        case reference(offset: Int, fragment: String)
+    }
+
+    /// A run of expanded text and its origin.
+    struct Segment: Sendable {
+        let expanded: Range<Int>
+        let origin: Origin
+    }
+
+    let text: String
+    let segments: [Segment]
+    /// Fields captured through `%{NAME:field}`, in order.
+    let referencedCaptures: [(field: String, offset: Int)]
+
+    /// The UTF-8 offset in the written pattern that produced the expanded offset, and
+    /// the fragment it came through, if any.
+    func writtenOffset(ofExpanded offset: Int) -> (offset: Int, fragment: String?) {
+        guard let segment = segments.last(where: { $0.expanded.lowerBound <= offset }) else { return (0, nil) }
+        switch segment.origin {
+        case .written(let start): return (start + (offset - segment.expanded.lowerBound), nil)
+        case .reference(let start, let fragment): return (start, fragment)
+        }
+    }
+}
+
+/// Expands grammar references in patterns: `%{NAME}` becomes `(?:…)`, `%{NAME:field}`
+/// becomes `(?<field>…)`. Fragments may reference fragments; cycles and unknown names
+/// are diagnostics. Fragment expansions are memoized.
+struct GrammarExpander {
+    private let fragments: [String: GrammarFragment]
+    private var expanded: [String: String] = [:]
+    private var failed: Set<String> = []
+    private(set) var diagnostics: [Diagnostic] = []
+
+    init(fragments: [GrammarFragment]) {
+        var byName: [String: GrammarFragment] = [:]
+        for fragment in fragments where byName[fragment.name.value] == nil {
+            byName[fragment.name.value] = fragment
+        }
+        self.fragments = byName
+    }
+
+    /// Expands every fragment once, so that problems inside grammar files are reported
+    /// even when no parser uses the fragment.
+    mutating func expandAllFragments() {
+        for name in fragments.keys.sorted() {
+            _ = expandFragment(name, stack: [])
+        }
+    }
+
+    /// The fully expanded body of a fragment, or nil if it (or one it uses) is broken.
+    mutating func expandFragment(_ name: String, stack: [String]) -> String? {
+        if let done = expanded[name] { return done }
+        if failed.contains(name) { return nil }
+        guard let fragment = fragments[name] else { return nil }
+        if let loopStart = stack.firstIndex(of: name) {
+            let cycle = Array(stack[loopStart...]) + [name]
+            diagnostics.append(.grammarCycle(cycle, at: fragment.name.location))
+            failed.insert(name)
+            return nil
+        }
+        guard let result = expand(fragment.pattern, allowCaptures: false, stack: stack + [name]) else {
+            failed.insert(name)
+            return nil
+        }
+        expanded[name] = result.text
+        return result.text
+    }
+
+    /// Expands a fragment's own pattern, to compile it alone and report its regex errors
+    /// in the grammar file. nil when the fragment's references are broken.
+    mutating func expandForCheck(_ fragment: GrammarFragment) -> ExpandedPattern? {
+        guard expandFragment(fragment.name.value, stack: []) != nil else { return nil }
+        return expand(fragment.pattern, allowCaptures: false, stack: [fragment.name.value])
+    }
+
+    /// Expands a parser's pattern. Returns nil (with diagnostics) when a reference is broken.
+    mutating func expand(_ pattern: PatternText) -> ExpandedPattern? {
+        expand(pattern, allowCaptures: true, stack: [])
+    }
+
+    private mutating func expand(_ pattern: PatternText, allowCaptures: Bool, stack: [String]) -> ExpandedPattern? {
+        let bytes = Array(pattern.value.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count * 2)
+        var segments: [ExpandedPattern.Segment] = []
+        var captures: [(String, Int)] = []
+        var ok = true
+        var index = 0
+        var runStart = 0
+
+        func flushWritten(upTo end: Int) {
+            guard end > runStart else { return }
+            let from = out.count
+            out += bytes[runStart..<end]
+            segments.append(.init(expanded: from..<out.count, origin: .written(offset: runStart)))
+        }
+
+        while index < bytes.count {
+            // A backslash escapes the next byte: `\%{` is a literal.
+            if bytes[index] == UInt8(ascii: "\\") {
+                index += 2
+                continue
+            }
+            guard bytes[index] == UInt8(ascii: "%"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "{"),
+                  let close = bytes[(index + 2)...].firstIndex(of: UInt8(ascii: "}")) else {
+                index += 1
+                continue
+            }
+            flushWritten(upTo: index)
+            let inner = String(decoding: bytes[(index + 2)..<close], as: UTF8.self)
+            let parts = inner.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = String(parts[0])
+            let field = parts.count > 1 ? String(parts[1]) : nil
+            let location = pattern.location(ofUTF8Offset: index)
+            var body: String?
+            if fragments[name] == nil {
+                diagnostics.append(.unknownGrammar(name, known: fragments.keys.sorted(), at: location))
+            } else {
+                body = expandFragment(name, stack: stack)
+            }
+            if let field {
+                if !allowCaptures {
+                    diagnostics.append(.captureInFragment("%{\(inner)}", at: location))
+                    body = nil
+                } else if FieldName(rawValue: field) == nil {
+                    diagnostics.append(.unknownField(field, at: pattern.location(ofUTF8Offset: index + 2 + name.utf8.count + 1)))
+                    body = nil
+                }
+            }
+            if let body {
+                let from = out.count
+                out += Array((field.map { "(?<\($0)>" } ?? "(?:").utf8)
+                out += Array(body.utf8)
+                out.append(UInt8(ascii: ")"))
+                segments.append(.init(expanded: from..<out.count, origin: .reference(offset: index, fragment: name)))
+                if let field { captures.append((field, index)) }
+            } else {
+                ok = false
+            }
+            index = close + 1
+            runStart = index
+        }
+        flushWritten(upTo: bytes.count)
+        guard ok else { return nil }
+        return ExpandedPattern(text: String(decoding: out, as: UTF8.self), segments: segments,
+                               referencedCaptures: captures)
+    }
+}

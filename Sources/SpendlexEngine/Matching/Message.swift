@@ -1,0 +1,40 @@
+import Foundation
+
+/// How a message reached the user.
+public enum MessageChannel: String, Sendable, Hashable, CaseIterable {
+    case email, sms, push, unknown
+}
+
+/// One input message: what the engine parses.
+public struct Message: Sendable {
+    /// Stable id: the input's own id, an email's Message-ID, or a hash.
+    public var id: String
+    /// The text to parse (an email's decoded body).
+    public var text: String
+    /// Email address or SMS sender id, if known.
+    public var sender: String?
+    /// Email subject, if any.
+    public var subject: String?
+    /// When the message arrived; resolves dates without a year, or without a date.
+    public var receivedAt: Date?
+    /// Email, SMS, push notification.
+    public var channel: MessageChannel
+    /// The input file it was read from, if any.
+    public var file: String?
+    /// Byte offset of the message in that file, or its line number for line-based inputs.
+    public var offset: Int?
+
+    /// Creates a message.
+    public init(id: String, text: String, sender: String? = nil, subject: String? = nil,
+                receivedAt: Date? = nil, channel: MessageChannel = .unknown,
+                file: String? = nil, offset: Int? = nil) {
+        self.id = id
+        self.text = text
+        self.sender = sender
+        self.subject = subject
+        self.receivedAt = receivedAt
+        self.channel = channel
+        self.file = file
+        self.offset = offset
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import PCRE2
+import SpendlexRules
+
+/// A parsed transaction: the record Spendlex writes, one per transactional message.
+public struct Transaction: Sendable, Equatable {
+    /// Whether the record can be trusted as is.
+    public enum Status: String, Sendable {
+        /// Complete, confident.
+        case ok
+        /// Complete but low confidence: a person should look.
+        case review
+        /// A field the record needs (the amount) is missing.
+        case pending
+    }
+
+    /// A card or account, by its last digits only: never a full number.
+    public struct AccountReference: Sendable, Equatable {
+        /// `card` or `account`.
+        public var type: String
+        /// The last 4 digits (5 for 15-digit cards).
+        public var last4: String
+    }
+
+    /// The message this came from.
+    public var messageID: String
+    public var messageChannel: MessageChannel
+    public var sender: String?
+    public var receivedAt: Date?
+    public var file: String?
+    public var offset: Int?
+
+    /// The parser that produced it, and its bank.
+    public var rule: String
+    public var bank: String
+    public var direction: Direction?
+    public var kind: TransactionKind?
+    /// The amount, exact, as written (trailing zeros kept in `amountText`).
+    public var amount: Decimal?
+    /// The amount as a plain decimal string: "10290", "30.00".
+    public var amountText: String?
+    /// ISO 4217.
+    public var currency: String?
+    public var date: LocalDate?
+    public var time: LocalTime?
+    public var merchant: String?
+    public var account: AccountReference?
+    /// Balance or available limit after the transaction, as a plain decimal string.
+    public var balance: String?
+    public var reference: String?
+    public var channel: String?
+    public var category: String?
+    public var subcategory: String?
+    /// 0...1, two decimals.
+    public var confidence: Double
+    public var status: Status
+    /// Stable across runs for the same message and parse: re-running adds nothing twice.
+    public var idempotencyKey: String
+    /// The record this one duplicates, when known.
+    public var duplicateOf: String?
+}
+
+/// What became of one message. Every message ends as exactly one of these.
+public enum ParseOutcome: Sendable {
+    /// A transaction.
+    case transaction(Transaction)
+    /// A non-transaction recognised by an ignore rule (or a bank's subject filter).
+    case ignored(rule: String, bank: String)
+    /// No parser matched. `banks` are the banks the message was routed to.
+    case unmatched(banks: [String], routedBySender: Bool)
+    /// A parser matched but a field could not be normalized.
+    case failed(rule: String, field: FieldName, error: FieldError)
+    /// Matching hit a PCRE2 limit: a hostile rule or message.
+    case matchLimit(rule: String, error: MatchError)
+
+    /// The transaction, if any.
+    public var transaction: Transaction? {
+        if case .transaction(let transaction) = self { return transaction }
+        return nil
+    }
+
+    /// A short reason for outcomes that are not transactions.
+    public var reason: String {
+        switch self {
+        case .transaction(let transaction): "transaction by \(transaction.rule)"
+        case .ignored(let rule, _): "ignored by \(rule)"
+        case .unmatched(let banks, let routed):
+            banks.isEmpty ? "unmatched: no bank's sender or detect pattern fits"
+                : "unmatched: no parser of \(banks.joined(separator: ", ")) matched\(routed ? "" : " (routed by text)")"
+        case .failed(let rule, let field, let error): "\(rule): invalid \(field.rawValue): \(error.message)"
+        case .matchLimit(let rule, let error): "\(rule): match limit hit (\(error))"
+        }
+    }
+}

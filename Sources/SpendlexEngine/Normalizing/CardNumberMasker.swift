@@ -1,0 +1,110 @@
+/// Hides full card numbers in free text before it is stored, logged or shown.
+public enum CardNumberMasker {
+    /// Masks every run of 13–19 digits (digits optionally grouped by single spaces or dashes) that passes
+    /// the Luhn check, keeping the last 4 digits: "4111 1111 1111 1111" → "XXXXXXXXXXXX1111" (separators
+    /// dropped). A run must stand apart from letters and digits on both sides, so references such as
+    /// "IN00000000000000" stay as they are; within a longer grouped run ("Call 1800 2662 4111 1111 1111
+    /// 1111") the first consecutive groups that form a valid number are masked. Other text is unchanged,
+    /// and the input itself is returned when there is nothing to mask.
+    public static func mask(_ text: String) -> String {
+        var source = text
+        let result: [UInt8]? = source.withUTF8 { bytes -> [UInt8]? in
+            var output: [UInt8]?
+            var copied = 0
+            var i = 0
+            let n = bytes.count
+            while i < n {
+                guard isDigit(bytes[i]), i == 0 || !isAlphanumeric(bytes[i - 1]) else {
+                    i += 1
+                    continue
+                }
+                // Digit groups joined by single spaces or dashes.
+                var groups: [Range<Int>] = []
+                var j = i
+                while true {
+                    let start = j
+                    while j < n, isDigit(bytes[j]) { j += 1 }
+                    groups.append(start..<j)
+                    if j + 1 < n, bytes[j] == 0x20 || bytes[j] == 0x2D, isDigit(bytes[j + 1]) {
+                        j += 1
+                    } else {
+                        break
+                    }
+                }
+                let chainEnd = j
+                if chainEnd < n, isASCIILetter(bytes[chainEnd]) {
+                    // The digits run into a word ("4111111111111111abc"): not a card number.
+                    i = chainEnd
+                    continue
+                }
+                var a = 0
+                while a < groups.count {
+                    var matchEnd: Int?
+                    var count = 0
+                    var b = a
+                    while b < groups.count {
+                        count += groups[b].count
+                        if count > 19 { break }
+                        if count >= 13, isLuhnValid(digitBytes(bytes, groups[a...b])) { matchEnd = b }
+                        b += 1
+                    }
+                    guard let end = matchEnd else {
+                        a += 1
+                        continue
+                    }
+                    let digits = Array(digitBytes(bytes, groups[a...end]))
+                    if output == nil { output = []; output!.reserveCapacity(n) }
+                    output!.append(contentsOf: bytes[copied..<groups[a].lowerBound])
+                    output!.append(contentsOf: repeatElement(UInt8(ascii: "X"), count: digits.count - 4))
+                    output!.append(contentsOf: digits.suffix(4))
+                    copied = groups[end].upperBound
+                    a = end + 1
+                }
+                i = chainEnd
+            }
+            if output != nil { output!.append(contentsOf: bytes[copied..<n]) }
+            return output
+        }
+        guard let result else { return text }
+        return String(decoding: result, as: UTF8.self)
+    }
+
+    /// Whether ASCII digits pass the Luhn (mod 10) check. False when empty, shorter than 2 digits, or
+    /// when any element is not an ASCII digit.
+    public static func isLuhnValid<S: Sequence>(_ digits: S) -> Bool where S.Element == UInt8 {
+        // Sums for both parities, since a Sequence's length is known only at its end.
+        var sumDoublingEven = 0
+        var sumDoublingOdd = 0
+        var count = 0
+        for byte in digits {
+            guard isDigit(byte) else { return false }
+            let digit = Int(byte - 0x30)
+            let doubled = digit * 2 > 9 ? digit * 2 - 9 : digit * 2
+            if count % 2 == 0 {
+                sumDoublingEven += doubled
+                sumDoublingOdd += digit
+            } else {
+                sumDoublingEven += digit
+                sumDoublingOdd += doubled
+            }
+            count += 1
+        }
+        guard count >= 2 else { return false }
+        // The rightmost digit is never doubled: with an even count the doubled ones sit at even indices.
+        return (count % 2 == 0 ? sumDoublingEven : sumDoublingOdd) % 10 == 0
+    }
+
+    private static func digitBytes(_ bytes: UnsafeBufferPointer<UInt8>, _ groups: ArraySlice<Range<Int>>)
+        -> FlattenSequence<LazyMapSequence<ArraySlice<Range<Int>>, Slice<UnsafeBufferPointer<UInt8>>>>
+    {
+        groups.lazy.map { bytes[$0] }.joined()
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+
+    private static func isASCIILetter(_ byte: UInt8) -> Bool {
+        (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+    }
+
+    private static func isAlphanumeric(_ byte: UInt8) -> Bool { isDigit(byte) || isASCIILetter(byte) }
+}

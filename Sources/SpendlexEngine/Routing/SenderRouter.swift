@@ -1,0 +1,86 @@
+import SpendlexRules
+
+/// Routes a message's sender to the banks that may have sent it, before any body is
+/// decoded or matched. Exact addresses and SMS ids are hash lookups; domains are looked
+/// up for the sender's domain and each parent domain; wildcard patterns are tried last.
+struct SenderRouter: Sendable {
+    private var exact: [String: [Int]] = [:]
+    private var domains: [String: [Int]] = [:]
+    private var globs: [(pattern: [UInt8], bank: Int)] = []
+
+    init(banks: [BankRules]) {
+        for (index, bank) in banks.enumerated() {
+            for sender in bank.senders {
+                let pattern = sender.value.lowercased()
+                if pattern.contains("*") || pattern.contains("?") {
+                    globs.append((Array(pattern.utf8), index))
+                } else if pattern.hasPrefix("@") {
+                    domains[String(pattern.dropFirst()), default: []].append(index)
+                } else if !pattern.contains("@") && pattern.contains(".") {
+                    domains[pattern, default: []].append(index)
+                } else {
+                    exact[pattern, default: []].append(index)
+                }
+            }
+        }
+    }
+
+    /// Indices of the banks whose sender patterns match, in bank order; empty when none does.
+    func banks(forSender rawSender: String) -> [Int] {
+        let sender = Self.normalize(rawSender)
+        guard !sender.isEmpty else { return [] }
+        var found: [Int] = exact[sender] ?? []
+        if let at = sender.lastIndex(of: "@") {
+            var domain = Substring(sender[sender.index(after: at)...])
+            while !domain.isEmpty {
+                found += domains[String(domain)] ?? []
+                guard let dot = domain.firstIndex(of: ".") else { break }
+                domain = domain[domain.index(after: dot)...]
+            }
+        }
+        if !globs.isEmpty {
+            let bytes = Array(sender.utf8)
+            for glob in globs where Self.glob(glob.pattern, matches: bytes) {
+                found.append(glob.bank)
+            }
+        }
+        guard found.count > 1 else { return found }
+        return Array(Set(found)).sorted()
+    }
+
+    /// `"HDFC Bank" <Alerts@HDFCBank.net>` → `alerts@hdfcbank.net`; SMS ids are lower-cased.
+    static func normalize(_ sender: String) -> String {
+        var text = Substring(sender)
+        if let open = text.lastIndex(of: "<"), let close = text[open...].firstIndex(of: ">") {
+            text = text[text.index(after: open)..<close]
+        }
+        while let first = text.first, first.isWhitespace { text = text.dropFirst() }
+        while let last = text.last, last.isWhitespace { text = text.dropLast() }
+        return text.lowercased()
+    }
+
+    /// Glob matching with `*` (any run) and `?` (one byte), iterative with backtracking
+    /// to the last star, so it is linear for the patterns senders use.
+    static func glob(_ pattern: [UInt8], matches text: [UInt8]) -> Bool {
+        var p = 0, t = 0
+        var star = -1, mark = 0
+        while t < text.count {
+            if p < pattern.count, pattern[p] == UInt8(ascii: "?") || pattern[p] == text[t] {
+                p += 1
+                t += 1
+            } else if p < pattern.count, pattern[p] == UInt8(ascii: "*") {
+                star = p
+                mark = t
+                p += 1
+            } else if star >= 0 {
+                p = star + 1
+                mark += 1
+                t = mark
+            } else {
+                return false
+            }
+        }
+        while p < pattern.count, pattern[p] == UInt8(ascii: "*") { p += 1 }
+        return p == pattern.count
+    }
+}

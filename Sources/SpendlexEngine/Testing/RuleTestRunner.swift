@@ -1,0 +1,140 @@
+import Foundation
+import SpendlexRules
+
+/// The outcome of running every example and counter-example of a rule set.
+public struct RuleTestReport: Sendable {
+    /// Examples and counter-examples that behaved as written.
+    public var passed = 0
+    /// Those that did not.
+    public var failed = 0
+    /// One diagnostic per failure (several for one example when several fields differ).
+    public var failures: [Diagnostic] = []
+
+    /// `N passed, N failed`, the closing line CI tools read.
+    public var summary: String { "\(passed) passed, \(failed) failed" }
+}
+
+/// Runs rule files' examples as tests, as SwiftLint runs its rules' examples: each
+/// example must produce a transaction from its own parser with the expected fields,
+/// and each counter-example must produce none. Examples run against their own bank,
+/// without sender routing, so they test the bank's ignore rules and parser order too.
+public enum RuleTestRunner {
+    /// Runs every example of every enabled parser, or only those of the parser `only`.
+    public static func run(_ engine: RuleEngine, only: String? = nil) -> RuleTestReport {
+        let worker = engine.makeWorker()
+        var report = RuleTestReport()
+        for bank in engine.rules.banks {
+            for parser in bank.parsers where only == nil || parser.id == only {
+                for (index, example) in parser.rule.examples.enumerated() {
+                    let problems = check(example, index: index, of: parser, bank: bank.id, worker: worker)
+                    if problems.isEmpty { report.passed += 1 } else {
+                        report.failed += 1
+                        report.failures += problems
+                    }
+                }
+                for (index, counter) in parser.rule.counterExamples.enumerated() {
+                    let message = Message(id: "\(parser.id)#counter\(index + 1)", text: counter.text.value,
+                                          sender: counter.sender, subject: counter.subject,
+                                          channel: counter.subject == nil ? .unknown : .email)
+                    if let transaction = worker.parse(message, asBank: bank.id).transaction {
+                        report.failed += 1
+                        report.failures.append(.counterExampleMatched(parser.id, by: transaction.rule,
+                                                                      at: counter.text.location))
+                    } else {
+                        report.passed += 1
+                    }
+                }
+            }
+        }
+        return report
+    }
+
+    /// Warnings about overlapping parsers: an example that an earlier parser of its bank
+    /// takes first, or that a second parser also matches.
+    public static func lint(_ engine: RuleEngine) -> [Diagnostic] {
+        let worker = engine.makeWorker()
+        var diagnostics: [Diagnostic] = []
+        for bank in engine.rules.banks {
+            let locations = Dictionary(bank.parsers.map { ($0.id, $0.rule.id.location) }, uniquingKeysWith: { a, _ in a })
+            for parser in bank.parsers {
+                for example in parser.rule.examples {
+                    let matching = worker.matchingParsers(message(for: example, parser: parser.id, index: 0), bank: bank.id)
+                    guard matching.contains(parser.id), let first = matching.first else { continue }
+                    if first != parser.id {
+                        diagnostics.append(.exampleShadowed(parser.id, by: first, at: example.text.location,
+                                                            other: locations[first] ?? example.text.location))
+                    } else if let other = matching.first(where: { $0 != parser.id }) {
+                        diagnostics.append(.exampleAmbiguous(parser.id, also: other, at: example.text.location,
+                                                             other: locations[other] ?? example.text.location))
+                    }
+                }
+            }
+        }
+        return diagnostics
+    }
+
+    static func message(for example: RuleExample, parser: String, index: Int) -> Message {
+        Message(id: "\(parser)#\(index + 1)", text: example.text.value, sender: example.sender,
+                subject: example.subject, receivedAt: example.receivedAt.flatMap { parseTimestamp($0.value) },
+                channel: example.subject == nil ? .unknown : .email)
+    }
+
+    private static func check(_ example: RuleExample, index: Int, of parser: CompiledParser, bank: String,
+                              worker: RuleEngine.Worker) -> [Diagnostic] {
+        let outcome = worker.parse(message(for: example, parser: parser.id, index: index), asBank: bank)
+        let at = example.text.location
+        guard let transaction = outcome.transaction else {
+            let problem: String = switch outcome {
+            case .unmatched: "its pattern did not match"
+            default: outcome.reason
+            }
+            return [.testFailed(parser.id, problem, at: at)]
+        }
+        guard transaction.rule == parser.id else {
+            return [.testFailed(parser.id, "matched by '\(transaction.rule)' instead", at: at)]
+        }
+        var problems: [Diagnostic] = []
+        for (field, expected) in example.expect {
+            let actual = value(of: field.value, in: transaction)
+            guard !same(field.value, expected: expected.value, actual: actual) else { continue }
+            problems.append(.testFailed(
+                parser.id, "\(field.value.rawValue): expected \(quoted(expected.value)), got \(quoted(actual))",
+                at: expected.location))
+        }
+        return problems
+    }
+
+    static func value(of field: ExpectedField, in t: Transaction) -> String? {
+        switch field {
+        case .amount: t.amountText
+        case .currency: t.currency
+        case .date: t.date?.description
+        case .time: t.time?.description
+        case .merchant: t.merchant
+        case .last4: t.account?.last4
+        case .balance: t.balance
+        case .reference: t.reference
+        case .channel: t.channel
+        case .direction: t.direction?.rawValue
+        case .kind: t.kind?.rawValue
+        case .accountType: t.account?.type
+        case .status: t.status.rawValue
+        }
+    }
+
+    /// Amounts compare as numbers ("10290" == "10290.00"); everything else as text.
+    static func same(_ field: ExpectedField, expected: String?, actual: String?) -> Bool {
+        guard let expected else { return actual == nil }
+        guard let actual else { return false }
+        if field == .amount || field == .balance,
+           let a = Decimal(string: expected.replacingOccurrences(of: ",", with: ""), locale: Locale(identifier: "en_US_POSIX")),
+           let b = Decimal(string: actual, locale: Locale(identifier: "en_US_POSIX")) {
+            return a == b
+        }
+        return expected == actual
+    }
+
+    private static func quoted(_ text: String?) -> String {
+        text.map { "\"\($0)\"" } ?? "nothing"
+    }
+}

@@ -1,0 +1,191 @@
+import Foundation
+import Yams
+
+/// Reads rule files (bank files and grammar files) into a `RuleSet`, with a diagnostic
+/// for every problem found: YAML syntax, unknown or missing keys, wrong types, invalid
+/// values, duplicate ids. Patterns are not compiled here; the engine does that.
+public enum RuleLoader {
+    /// Loads every `.yaml`/`.yml` file under the given files and folders, in path order.
+    /// A path that does not exist is an error diagnostic, not a thrown error.
+    public static func load(paths: [String]) -> (RuleSet, [Diagnostic]) {
+        var ruleSet = RuleSet()
+        var diagnostics: [Diagnostic] = []
+        for file in ruleFiles(under: paths, diagnostics: &diagnostics) {
+            do {
+                let text = try String(contentsOfFile: file, encoding: .utf8)
+                load(text: text, path: file, into: &ruleSet, diagnostics: &diagnostics)
+            } catch {
+                diagnostics.append(.unreadable(file, reason: "\(error.localizedDescription)"))
+            }
+        }
+        diagnostics += validate(ruleSet)
+        return (ruleSet, diagnostics)
+    }
+
+    /// Loads one file's text. Cross-file checks (duplicate ids) run in `load(paths:)`
+    /// or `validate(_:)`.
+    public static func load(text: String, path: String, into ruleSet: inout RuleSet, diagnostics: inout [Diagnostic]) {
+        let source = SourceText(path: path, text: text)
+        ruleSet.sources[path] = source
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: text)
+        } catch let error as YamlError {
+            if case let .duplicatedKeysInMapping(keys, context) = error {
+                diagnostics += keys.sorted().map { duplicateKeyDiagnostic($0, mappingAt: context.mark, source: source) }
+            } else {
+                diagnostics.append(yamlDiagnostic(error, source: source))
+            }
+            return
+        } catch {
+            diagnostics.append(.yamlSyntax("\(error)", at: source.location(line: 1, column: 1)))
+            return
+        }
+        guard let root else {
+            diagnostics.append(.unknownFileKind(at: source.location(line: 1, column: 1)))
+            return
+        }
+        var reader = NodeReader(source: source)
+        let keys = Set(root.mapping?.keys.compactMap(\.scalar?.string) ?? [])
+        if keys.contains("fragments") {
+            ruleSet.fragments += GrammarFileReader.read(root, with: &reader)
+        } else if keys.contains("parsers") || keys.contains("bank") {
+            if let bank = BankFileReader.read(root, with: &reader) {
+                ruleSet.banks.append(bank)
+            }
+        } else {
+            reader.report(.unknownFileKind(at: reader.location(of: root)))
+        }
+        diagnostics += reader.diagnostics
+    }
+
+    /// Checks that span files: unique bank ids, parser ids and fragment names.
+    public static func validate(_ ruleSet: RuleSet) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        var banks: [String: SourceLocation] = [:]
+        var rules: [String: SourceLocation] = [:]
+        for bank in ruleSet.banks {
+            if let first = banks[bank.id.value] {
+                diagnostics.append(.duplicateID(bank.id.value, at: bank.id.location, first: first))
+            } else {
+                banks[bank.id.value] = bank.id.location
+            }
+            let ids = bank.parsers.map(\.id) + bank.ignore.map { Located($0.id, at: $0.pattern.location) }
+            for id in ids {
+                if let first = rules[id.value] {
+                    diagnostics.append(.duplicateID(id.value, at: id.location, first: first))
+                } else {
+                    rules[id.value] = id.location
+                }
+            }
+        }
+        var fragments: [String: SourceLocation] = [:]
+        for fragment in ruleSet.fragments {
+            if let first = fragments[fragment.name.value] {
+                diagnostics.append(.duplicateGrammar(fragment.name.value, at: fragment.name.location, first: first))
+            } else {
+                fragments[fragment.name.value] = fragment.name.location
+            }
+        }
+        return diagnostics
+    }
+
+    /// The YAML files under the given paths, sorted, so that every run sees the same order.
+    static func ruleFiles(under paths: [String], diagnostics: inout [Diagnostic]) -> [String] {
+        let fileManager = FileManager.default
+        var files: [String] = []
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard fileManager.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                diagnostics.append(.unreadable(path, reason: "no such file or directory"))
+                continue
+            }
+            guard isDirectory.boolValue else {
+                files.append(path)
+                continue
+            }
+            let base = path.hasSuffix("/") ? String(path.dropLast()) : path
+            let found = (fileManager.enumerator(atPath: path)?.allObjects as? [String] ?? [])
+                .filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }
+                .sorted()
+                .map { "\(base)/\($0)" }
+            files += found
+        }
+        return files
+    }
+
+    /// Yams reports duplicate keys with the mapping's start only; find the key's lines,
+    /// written at the mapping's column, to point at the repeat and the first use.
+    private static func duplicateKeyDiagnostic(_ key: String, mappingAt mark: Mark, source: SourceText) -> Diagnostic {
+        var found: [SourceLocation] = []
+        var line = mark.line
+        while let text = source.line(line), found.count < 2 {
+            let indent = text.prefix { $0 == " " }.count
+            if indent + 1 < mark.column, line > mark.line, !text.allSatisfy(\.isWhitespace) { break }
+            let body = text.dropFirst(indent).drop { $0 == "-" || $0 == " " }
+            let column = text.count - body.count + 1
+            if column == mark.column || indent + 1 == mark.column,
+               body.hasPrefix(key + ":") || body.hasPrefix("\"\(key)\":") || body.hasPrefix("'\(key)':") {
+                found.append(source.location(line: line, column: column))
+            }
+            line += 1
+        }
+        let start = source.location(line: mark.line, column: mark.column)
+        return .duplicateKey(key, at: found.count == 2 ? found[1] : start, first: found.first ?? start)
+    }
+
+    private static func yamlDiagnostic(_ error: YamlError, source: SourceText) -> Diagnostic {
+        switch error {
+        case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _),
+             let .composer(context, problem, mark, _):
+            let text = context.map { "\($0.text): \(problem)" } ?? problem
+            return .yamlSyntax(text, at: source.location(line: mark.line, column: mark.column))
+        case let .reader(problem, _, _, _):
+            return .yamlSyntax(problem, at: source.location(line: 1, column: 1))
+        default:
+            return .yamlSyntax("\(error)", at: source.location(line: 1, column: 1))
+        }
+    }
+}
+
+/// Reads a grammar file: `fragments:` mapping names to patterns.
+enum GrammarFileReader {
+    static func read(_ root: Node, with reader: inout NodeReader) -> [GrammarFragment] {
+        guard let entries = reader.entries(of: root, context: "a grammar file",
+                                           allowed: ["grammar", "description", "fragments"]) else { return [] }
+        var fragments: [GrammarFragment] = []
+        for (key, value) in entries where key.value == "fragments" {
+            guard let items = reader.entries(of: value, context: "fragments", allowed: value.mapping?.keys.compactMap(\.scalar?.string) ?? []) else { continue }
+            for (name, body) in items {
+                guard isGrammarName(name.value) else {
+                    reader.report(.invalidGrammarName(name.value, at: name.location))
+                    continue
+                }
+                if body.mapping != nil {
+                    guard let fields = reader.entries(of: body, context: "fragment '\(name.value)'",
+                                                      allowed: ["pattern", "description"]) else { continue }
+                    var pattern: PatternText?
+                    var summary: String?
+                    for (field, node) in fields {
+                        if field.value == "pattern" { pattern = reader.pattern(node, key: "pattern") }
+                        if field.value == "description" { summary = reader.string(node, key: "description")?.value }
+                    }
+                    guard let pattern else {
+                        reader.report(.missingKey("pattern", in: "fragment '\(name.value)'", at: name.location))
+                        continue
+                    }
+                    fragments.append(GrammarFragment(name: name, pattern: pattern, summary: summary))
+                } else if let pattern = reader.pattern(body, key: name.value) {
+                    fragments.append(GrammarFragment(name: name, pattern: pattern, summary: nil))
+                }
+            }
+        }
+        return fragments
+    }
+
+    /// `[A-Z][A-Z0-9_]*`.
+    static func isGrammarName(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, ("A"..."Z").contains(first) else { return false }
+        return name.unicodeScalars.allSatisfy { ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
+    }
+}

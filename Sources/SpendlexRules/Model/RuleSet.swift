@@ -1,0 +1,194 @@
+/// Everything loaded from a set of rule files: banks, grammar fragments and the
+/// files' texts (for diagnostics). Built by `RuleLoader`; compiled by the engine.
+public struct RuleSet: Sendable {
+    /// Bank files, in path order.
+    public var banks: [BankRules]
+    /// Grammar fragments from every grammar file, in path order.
+    public var fragments: [GrammarFragment]
+    /// The texts of the files read, by path.
+    public var sources: [String: SourceText]
+
+    /// Creates a rule set.
+    public init(banks: [BankRules] = [], fragments: [GrammarFragment] = [], sources: [String: SourceText] = [:]) {
+        self.banks = banks
+        self.fragments = fragments
+        self.sources = sources
+    }
+}
+
+/// A named pattern fragment, referenced from patterns as `%{NAME}` or `%{NAME:field}`.
+public struct GrammarFragment: Sendable {
+    /// The fragment's name: upper case letters, digits and underscores.
+    public let name: Located<String>
+    /// Its pattern, which may reference other fragments.
+    public let pattern: PatternText
+    /// A one-line description, for `spendlex explain` and editors.
+    public let summary: String?
+
+    /// Creates a fragment.
+    public init(name: Located<String>, pattern: PatternText, summary: String?) {
+        self.name = name
+        self.pattern = pattern
+        self.summary = summary
+    }
+}
+
+/// One bank's rule file.
+public struct BankRules: Sendable {
+    /// Stable id, lower case (`hdfc`); parser ids should start with it.
+    public var id: Located<String>
+    /// Display name (`HDFC Bank`).
+    public var name: String?
+    /// ISO 3166-1 alpha-2 country (`IN`); resolves `$`, date order and the default currency.
+    public var country: String?
+    /// ISO 4217 default currency, used when a message writes none.
+    public var currency: String?
+    /// A BCP 47 locale (`en-IN`), informative.
+    public var locale: String?
+    /// IANA time zone of the bank's messages (`Asia/Kolkata`), for dates taken from the arrival time.
+    public var timeZone: Located<String>?
+    /// The amount decimal mark: `.` or `,`; detected when absent.
+    public var decimalMark: Located<String>?
+    /// Date order for numeric dates: `dmy`, `mdy` or `ymd`; from the country when absent.
+    public var dateOrder: Located<String>?
+    /// Sender patterns: email addresses, domains, SMS sender ids; `*` and `?` are wildcards.
+    public var senders: [Located<String>]
+    /// For email: subjects of transaction alerts; other mail from the bank is ignored.
+    public var subjects: [PatternText]
+    /// Patterns that recognise the bank's messages from their text, when the sender is unknown.
+    public var detect: [PatternText]
+    /// Non-transactions from this bank: OTPs, dues, promotions.
+    public var ignore: [IgnoreRule]
+    /// The parsers, tried in order.
+    public var parsers: [ParserRule]
+    /// Where the file starts.
+    public var location: SourceLocation
+
+    /// Creates a bank.
+    public init(id: Located<String>, location: SourceLocation) {
+        self.id = id
+        self.location = location
+        self.senders = []
+        self.subjects = []
+        self.detect = []
+        self.ignore = []
+        self.parsers = []
+    }
+}
+
+/// A pattern that marks a bank's message as a non-transaction.
+public struct IgnoreRule: Sendable {
+    /// Stable id: given, or `<bank>.ignore.<n>` (1-based).
+    public let id: String
+    /// The pattern.
+    public let pattern: PatternText
+
+    /// Creates an ignore rule.
+    public init(id: String, pattern: PatternText) {
+        self.id = id
+        self.pattern = pattern
+    }
+}
+
+/// One message format of a bank.
+public struct ParserRule: Sendable {
+    /// Stable id (`hdfc.card.spend`), unique across the rule set.
+    public var id: Located<String>
+    /// Debit or credit; a `direction` capture may decide instead.
+    public var direction: Located<Direction>?
+    /// What kind of transaction this format reports.
+    public var kind: Located<TransactionKind>?
+    /// The payment channel when the format implies one (`card`, `upi`).
+    public var channel: String?
+    /// `card` or `account`: what a `last4` capture refers to.
+    public var accountType: String?
+    /// One pattern with named captures: the usual way.
+    public var pattern: PatternText?
+    /// With per-field patterns: a pattern that must match before the fields are searched.
+    public var when: PatternText?
+    /// Field options, and per-field patterns.
+    public var fields: [FieldRule]
+    /// Whether the parser takes part; `enabled: false` switches it off (and its examples).
+    public var enabled: Bool
+    /// Messages this parser must turn into the expected fields.
+    public var examples: [RuleExample]
+    /// Messages that must not produce a transaction.
+    public var counterExamples: [CounterExample]
+    /// Where the parser's mapping starts.
+    public var location: SourceLocation
+
+    /// Creates a parser.
+    public init(id: Located<String>, location: SourceLocation) {
+        self.id = id
+        self.location = location
+        self.fields = []
+        self.enabled = true
+        self.examples = []
+        self.counterExamples = []
+    }
+
+    /// The options of a field, if the parser configures it.
+    public func field(_ name: FieldName) -> FieldRule? {
+        fields.first { $0.name.value == name }
+    }
+}
+
+/// How one field is found and normalized.
+public struct FieldRule: Sendable {
+    /// The field.
+    public var name: Located<FieldName>
+    /// A pattern searched on its own (per-field parsers): the capture named like the field,
+    /// else group 1, else the whole match is the value.
+    public var pattern: PatternText?
+    /// A constant value, when the format implies it (`currency: {value: USD}`).
+    public var value: Located<String>?
+    /// Date format for `date` (`dd-MM-yy`, `MMM d, yyyy`).
+    public var format: Located<String>?
+    /// Decimal mark for amounts: `.` or `,`.
+    public var decimalMark: Located<String>?
+
+    /// Creates a field rule.
+    public init(name: Located<FieldName>) {
+        self.name = name
+    }
+}
+
+/// A message a parser must turn into a transaction with the expected fields.
+public struct RuleExample: Sendable {
+    /// The message text.
+    public var text: Located<String>
+    /// The sender; the bank's first sender pattern without wildcards when absent.
+    public var sender: String?
+    /// The email subject, if the example is an email.
+    public var subject: String?
+    /// Arrival time (ISO 8601), for dates without a year or without a date.
+    public var receivedAt: Located<String>?
+    /// Expected output fields; a null value expects the field to be absent.
+    public var expect: [(field: Located<ExpectedField>, value: Located<String?>)]
+    /// Where the example starts.
+    public var location: SourceLocation
+
+    /// Creates an example.
+    public init(text: Located<String>, location: SourceLocation) {
+        self.text = text
+        self.location = location
+        self.expect = []
+    }
+}
+
+/// A message that must not produce a transaction.
+public struct CounterExample: Sendable {
+    /// The message text.
+    public var text: Located<String>
+    /// The sender, as for examples.
+    public var sender: String?
+    /// The subject, as for examples.
+    public var subject: String?
+
+    /// Creates a counter-example.
+    public init(text: Located<String>, sender: String? = nil, subject: String? = nil) {
+        self.text = text
+        self.sender = sender
+        self.subject = subject
+    }
+}

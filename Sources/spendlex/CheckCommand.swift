@@ -1,0 +1,30 @@
+import ArgumentParser
+import SpendlexEngine
+import SpendlexRules
+
+struct Check: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Load, validate and compile rule files; report every problem with file:line:column.",
+        discussion: "Exits 1 when any error is found; warnings alone exit 0."
+    )
+
+    @Argument(help: ArgumentHelp("Rule files or folders.", valueName: "path"))
+    var paths: [String] = ["rules", "grammars"]
+
+    @Flag(name: .long, help: "Do not print warnings.")
+    var noWarnings = false
+
+    func run() throws {
+        let (compiled, diagnostics) = RuleCompiler.load(paths: paths)
+        var all = diagnostics
+        if !diagnostics.containsErrors {
+            all += RuleTestRunner.lint(RuleEngine(rules: compiled))
+        }
+        let shown = (noWarnings ? all.filter { $0.severity == .error } : all).sortedByLocation()
+        Stderr.write(DiagnosticFormatter(sources: compiled.rules.sources).format(shown))
+        if all.containsErrors { throw ExitStatus.findings }
+        let banks = compiled.banks.count
+        print("ok: \(banks) bank\(banks == 1 ? "" : "s"), \(compiled.parserCount) parsers, "
+              + "\(compiled.rules.fragments.count) grammar fragments")
+    }
+}

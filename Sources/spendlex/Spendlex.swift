@@ -1,0 +1,80 @@
+import ArgumentParser
+import Foundation
+import SpendlexEngine
+import SpendlexRules
+
+@main
+struct Spendlex: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "spendlex",
+        abstract: "Turn bank alerts and statements into clean transactions, with rules written in YAML.",
+        version: "0.1.0",
+        subcommands: [Parse.self, Check.self, Test.self, Explain.self]
+    )
+}
+
+/// Exit codes shared by every command (sysexits, as STYLE.md asks).
+enum ExitStatus {
+    /// Findings or failures: a failing rule test, a rule file error.
+    static let findings = ExitCode(1)
+    /// An input could not be read at all.
+    static let badInput = ExitCode(65)
+}
+
+/// `--rules PATH` for commands that parse messages.
+struct RuleOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Rule files or folders (bank files and grammars).", valueName: "path"))
+    var rules: [String] = ["rules", "grammars"]
+
+    /// Loads and compiles the rules, printing diagnostics on stderr; exits 1 on any error.
+    func engine() throws -> RuleEngine {
+        try compileOrExit(paths: rules, showWarnings: false)
+    }
+}
+
+/// Loads and compiles rule files; prints errors (and warnings if asked) on stderr.
+func compileOrExit(paths: [String], showWarnings: Bool) throws -> RuleEngine {
+    let (compiled, diagnostics) = RuleCompiler.load(paths: paths)
+    let shown = (showWarnings ? diagnostics : diagnostics.filter { $0.severity == .error }).sortedByLocation()
+    if !shown.isEmpty {
+        Stderr.write(DiagnosticFormatter(sources: compiled.rules.sources).format(shown))
+    }
+    if diagnostics.containsErrors { throw ExitStatus.findings }
+    return RuleEngine(rules: compiled)
+}
+
+/// Unbuffered writes to stderr: diagnostics and progress.
+enum Stderr {
+    static func write(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+}
+
+/// Buffered writes to stdout or a file: machine output.
+final class OutputStream {
+    private let handle: FileHandle
+    private var buffer: [UInt8] = []
+
+    init(path: String?) throws {
+        if let path, path != "-" {
+            guard FileManager.default.createFile(atPath: path, contents: nil) else {
+                throw ValidationError("cannot write '\(path)'")
+            }
+            handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        } else {
+            handle = FileHandle.standardOutput
+        }
+        buffer.reserveCapacity(1 << 16)
+    }
+
+    func write(_ text: String) {
+        buffer += text.utf8
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
+    func flush() {
+        guard !buffer.isEmpty else { return }
+        handle.write(Data(buffer))
+        buffer.removeAll(keepingCapacity: true)
+    }
+}

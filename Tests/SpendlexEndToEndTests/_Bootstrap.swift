@@ -1,0 +1,1 @@
+// bootstrap placeholder, removed when the target gets sources

@@ -1,0 +1,99 @@
+import Testing
+@testable import SpendlexEngine
+import SpendlexRules
+
+@Suite("Rule compiling")
+struct RuleCompilerTests {
+    @Test func grammarReferencesExpandIntoNamedCaptures() throws {
+        let (engine, diagnostics) = compile([
+            "g.yaml": "fragments:\n  NUM: '\\d+'\n  MONEY: '\\$%{NUM}'\n",
+            "b.yaml": "id: b\nparsers:\n  - id: b.one\n    pattern: 'paid %{MONEY:amount} to %{NUM}'\n"
+                + "    examples: [{text: 'paid $5 to 7', expect: {amount: '5'}}]\n",
+        ])
+        #expect(diagnostics.isEmpty, "\(diagnostics)")
+        let parser = try #require(engine.rules.banks.first?.parsers.first)
+        guard case .single(let pattern, let groups) = parser.matcher else {
+            Issue.record("expected a single-pattern matcher")
+            return
+        }
+        #expect(pattern.source == "paid (?<amount>\\$(?:\\d+)) to (?:\\d+)")
+        #expect(groups[.amount] == [1])
+    }
+
+    @Test func unknownGrammarPointsAtTheReference() {
+        let (_, diagnostics) = compile([
+            "g.yaml": "fragments:\n  AMOUNT_INR: 'Rs\\d+'\n",
+            "b.yaml": "id: b\nparsers:\n  - id: b.one\n    pattern: 'Spent %{AMOUNT_IN:amount}'\n",
+        ])
+        #expect(places(diagnostics.filter { $0.severity == .error }) == ["grammar.unknown 4:21"])
+        #expect(diagnostics.first { $0.id == .grammarUnknown }?.notes.first?.message == "did you mean 'AMOUNT_INR'?")
+    }
+
+    @Test func grammarCyclesAndCapturesInFragmentsAreErrors() {
+        let (_, diagnostics) = compile([
+            "g.yaml": "fragments:\n  A: 'a%{B}'\n  B: 'b%{A}'\n  C: '%{A:amount}'\n  D: '[a-'\n",
+        ])
+        let ids = Set(diagnostics.map(\.id))
+        #expect(ids.contains(.grammarCycle))
+        #expect(ids.contains(.grammarCaptureInFragment))
+        #expect(diagnostics.contains { $0.id == .patternSyntax && $0.location.line == 5 })
+    }
+
+    @Test func unclosedParenthesisPointsAtTheParenthesis() {
+        let (_, diagnostics) = compile([
+            "b.yaml": "id: b\nparsers:\n  - id: b.one\n    pattern: >-\n      Refund of (?<amount>\\d+)\n      from (?<merchant>.+? on\n",
+        ])
+        #expect(places(diagnostics.filter { $0.severity == .error }) == ["pattern.syntax 6:12"])
+    }
+
+    @Test func otherRegexErrorsPointInsideThePattern() {
+        let (_, diagnostics) = compile([
+            "b.yaml": "id: b\nparsers:\n  - id: b.one\n    pattern: '(?<amount>\\d{2,1})'\n",
+        ])
+        let error = diagnostics.first { $0.id == .patternSyntax }
+        #expect(error?.location.line == 4)
+        #expect(error?.location.column == 31)
+    }
+
+    @Test func errorsInsideAnExpandedFragmentPointAtTheReference() {
+        let (_, diagnostics) = compile([
+            "g.yaml": "fragments:\n  BAD: 'a{2,1}'\n",
+            "b.yaml": "id: b\nparsers:\n  - id: b.one\n    pattern: 'x %{BAD} y'\n",
+        ])
+        let errors = diagnostics.filter { $0.id == .patternSyntax }
+        #expect(places(errors) == ["pattern.syntax 4:17", "pattern.syntax 2:14"])
+        #expect(errors.contains { $0.location.file == "b.yaml" && $0.notes.first?.message == "in the expansion of grammar 'BAD'" })
+    }
+
+    @Test func unknownCaptureNamesAreErrors() {
+        let (_, diagnostics) = compile([
+            "b.yaml": "id: b\nparsers:\n  - id: b.one\n    pattern: '(?<amount>\\d+) at (?<shop>\\w+)'\n",
+        ])
+        #expect(places(diagnostics.filter { $0.severity == .error }) == ["rule.unknownField 4:36"])
+    }
+
+    @Test func suspiciousParsersGetWarnings() {
+        let (_, diagnostics) = compile([
+            "b.yaml": "id: b\nparsers:\n  - id: b.one\n    pattern: 'hello (?<merchant>\\w+)'\n",
+        ])
+        #expect(Set(diagnostics.map(\.id)) == [.patternNoAmount, .parserNoExamples])
+        #expect(diagnostics.allSatisfy { $0.severity == .warning })
+    }
+
+    @Test func overlappingParsersAreFoundByLint() {
+        let (engine, _) = compile([
+            "b.yaml": """
+                id: b
+                parsers:
+                  - id: b.any
+                    pattern: '(?<amount>\\d+)'
+                    examples: [{text: 'x 5', expect: {amount: '5'}}]
+                  - id: b.spent
+                    pattern: 'spent (?<amount>\\d+)'
+                    examples: [{text: 'spent 7', expect: {amount: '7'}}]
+                """,
+        ])
+        let lint = RuleTestRunner.lint(engine)
+        #expect(places(lint) == ["example.shadowed 8:23"])
+    }
+}
