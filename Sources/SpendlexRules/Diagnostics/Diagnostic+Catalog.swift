@@ -33,8 +33,8 @@ extension Diagnostic {
                    "cannot read rule file: \(reason)")
     }
 
-    static func yamlSyntax(_ problem: String, at location: SourceLocation) -> Diagnostic {
-        Diagnostic(.yamlSyntax, .error, at: location, "invalid YAML: \(problem)")
+    static func yamlSyntax(_ problem: String, at location: SourceLocation, note: Note? = nil) -> Diagnostic {
+        Diagnostic(.yamlSyntax, .error, at: location, "invalid YAML: \(problem)", notes: note.map { [$0] } ?? [])
     }
 
     static func duplicateKey(_ key: String, at location: SourceLocation, first: SourceLocation) -> Diagnostic {

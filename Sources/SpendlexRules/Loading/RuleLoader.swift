@@ -139,7 +139,14 @@ public enum RuleLoader {
         case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _),
              let .composer(context, problem, mark, _):
             let text = context.map { "\($0.text): \(problem)" } ?? problem
-            return .yamlSyntax(text, at: source.location(line: mark.line, column: mark.column))
+            let location = source.location(line: mark.line, column: mark.column)
+            guard let context else { return .yamlSyntax(text, at: location) }
+            let contextLocation = source.location(line: context.mark.line, column: context.mark.column)
+            // At the end of the file, the construct that was left open is the useful place.
+            if source.line(mark.line).map({ $0.allSatisfy(\.isWhitespace) }) ?? true {
+                return .yamlSyntax(text, at: contextLocation, note: Diagnostic.Note("the file ends here", at: location))
+            }
+            return .yamlSyntax(text, at: location, note: Diagnostic.Note("\(context.text) here", at: contextLocation))
         case let .reader(problem, _, _, _):
             return .yamlSyntax(problem, at: source.location(line: 1, column: 1))
         default:

@@ -1,0 +1,166 @@
+import Foundation
+import Testing
+
+/// The repository's root, found from this file's path.
+let repositoryRoot = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+/// The built `spendlex` binary: next to the test bundle in SwiftPM's products folder.
+let spendlexBinary: URL = {
+    var folder = Bundle.main.bundleURL
+    for _ in 0..<4 {
+        let candidate = folder.appendingPathComponent("spendlex")
+        if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        folder.deleteLastPathComponent()
+    }
+    return repositoryRoot.appendingPathComponent(".build/debug/spendlex")
+}()
+
+struct RunResult {
+    let status: Int32
+    let stdout: String
+    let stderr: String
+}
+
+/// Runs the real binary from the repository's root, so relative rule paths work.
+func spendlex(_ arguments: [String], stdin: String? = nil) throws -> RunResult {
+    let process = Process()
+    process.executableURL = spendlexBinary
+    process.arguments = arguments
+    process.currentDirectoryURL = repositoryRoot
+    let out = Pipe(), err = Pipe(), input = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = input
+    try process.run()
+    if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+    try input.fileHandleForWriting.close()
+    // Read both pipes before waiting, so a full pipe cannot block the child.
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return RunResult(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                     stderr: String(decoding: errData, as: UTF8.self))
+}
+
+/// Compares with a golden file; `SPENDLEX_UPDATE_GOLDEN=1 swift test` rewrites them.
+func expectGolden(_ actual: String, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let url = repositoryRoot.appendingPathComponent("Tests/Fixtures/golden/\(name)")
+    if ProcessInfo.processInfo.environment["SPENDLEX_UPDATE_GOLDEN"] == "1" {
+        try actual.write(to: url, atomically: true, encoding: .utf8)
+    }
+    let golden = try String(contentsOf: url, encoding: .utf8)
+    #expect(actual == golden, "differs from golden file \(name)", sourceLocation: sourceLocation)
+}
+
+@Suite("spendlex, end to end", .serialized)
+struct EndToEndTests {
+    @Test func bundledRulesCheckClean() throws {
+        let result = try spendlex(["check", "rules", "grammars"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.isEmpty)
+        #expect(result.stdout.hasPrefix("ok: "))
+    }
+
+    @Test func bundledRuleExamplesPass() throws {
+        let result = try spendlex(["test", "rules", "grammars"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let last = result.stdout.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(last.hasSuffix(" passed, 0 failed"))
+        #expect(!last.hasPrefix("0 passed"))
+    }
+
+    @Test(arguments: ["three-faults", "grammar-faults", "shape-faults", "not-yaml"])
+    func brokenRulesGiveGoldenDiagnostics(name: String) throws {
+        let result = try spendlex(["check", "Tests/Fixtures/broken-rules/\(name).yaml", "grammars"])
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        try expectGolden(result.stderr, "check-\(name).txt")
+    }
+
+    @Test func threeFaultsAreThreeLocatedErrors() throws {
+        let result = try spendlex(["check", "Tests/Fixtures/broken-rules/three-faults.yaml", "grammars"])
+        let headlines = result.stderr.split(separator: "\n").filter { $0.contains(": error: ") }
+        #expect(headlines.map { String($0.prefix { $0 != " " }) } == [
+            "Tests/Fixtures/broken-rules/three-faults.yaml:8:21:",
+            "Tests/Fixtures/broken-rules/three-faults.yaml:12:5:",
+            "Tests/Fixtures/broken-rules/three-faults.yaml:18:12:",
+        ])
+    }
+
+    @Test func failingExamplesAreReportedWithPlacesAndCounted() throws {
+        let result = try spendlex(["test", "Tests/Fixtures/failing-rules", "grammars"])
+        #expect(result.status == 1)
+        #expect(result.stdout == "2 passed, 4 failed\n")
+        try expectGolden(result.stderr, "test-failing.txt")
+    }
+
+    @Test func parsesTheHDFCExampleFromTheCommandLine() throws {
+        let result = try spendlex([
+            "parse", "--text",
+            "Spent Rs.10290 On HDFC Bank Card 0000 At EAZYDINE0000000 On 2026-05-02:22:26:01.Not You?",
+            "--sender", "VM-HDFCBK", "--format", "jsonl",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 1)
+        let record = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        #expect(record["amount"] as? String == "10290")
+        #expect(record["currency"] as? String == "INR")
+        #expect((record["account"] as? [String: Any])?["last4"] as? String == "0000")
+        #expect(record["merchant"] as? String == "EAZYDINE0000000")
+        #expect(record["date"] as? String == "2026-05-02")
+        #expect(record["time"] as? String == "22:26:01")
+        #expect(record["direction"] as? String == "debit")
+        #expect((record["source"] as? [String: Any])?["id"] as? String == "text")
+    }
+
+    @Test func parsesTheSampleIntoTheGoldenCSVAndAccountsForEveryMessage() throws {
+        let result = try spendlex(["parse", "examples/messages.jsonl", "--format", "csv"])
+        #expect(result.status == 0)
+        try expectGolden(result.stdout, "parse-sample.csv")
+        #expect(result.stderr.contains("10 messages: 6 transactions, 1 ignored, 1 unmatched, 2 errors"))
+        #expect(result.stderr.contains("examples/messages.jsonl:9: error: message sms-009"))
+        #expect(result.stderr.contains("examples/messages.jsonl:10: error: line 10: not valid JSON"))
+    }
+
+    @Test func readsStdinAndWritesAFile() throws {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("spendlex-\(UUID().uuidString).jsonl")
+        let input = #"{"id": "x1", "sender": "VK-AXISBK", "text": "Payment of INR 15000 has been received towards your Axis Bank Credit Card XX0000 on 02-05-26 - Axis Bank"}"#
+        let result = try spendlex(["parse", "-", "--output", output.path, "--quiet"], stdin: input + "\n")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.isEmpty && result.stderr.isEmpty)
+        let written = try String(contentsOf: output, encoding: .utf8)
+        #expect(written.contains(#""rule":"axis.card.payment""#))
+        #expect(written.contains(#""source":{"id":"x1""#))
+    }
+
+    @Test func explainShowsTheWay() throws {
+        let result = try spendlex(["explain", "--text", "Rs.569 spent on HDFC Bank Card x0000 at RAZ*SampleFood on 2026-07-12:17:00:56.",
+                                   "--sender", "AD-HDFCBK-S"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("routed to hdfc"))
+        #expect(result.stdout.contains("hdfc.card.spend: no match"))
+        #expect(result.stdout.contains("hdfc.card.spend.amount-first: matched"))
+        #expect(result.stdout.contains("merchant = \"RAZ*SampleFood\""))
+        #expect(result.stdout.contains("result: transaction by hdfc.card.spend.amount-first"))
+    }
+
+    static let usageCases: [([String], Int32)] = [
+        (["parse"], 64),
+        (["parse", "--text", "x", "in.jsonl"], 64),
+        (["parse", "--text", "x", "--received-at", "yesterday"], 64),
+        (["parse", "--format", "xml", "-"], 64),
+        (["explain"], 64),
+        (["parse", "no-such-input.jsonl"], 65),
+        (["check", "no-such-folder"], 1),
+        (["bogus"], 64),
+    ]
+
+    @Test(arguments: usageCases)
+    func exitCodes(arguments: [String], status: Int32) throws {
+        let result = try spendlex(arguments, stdin: "")
+        #expect(result.status == status, "\(arguments): \(result.stderr)")
+        #expect(!result.stderr.isEmpty)
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+import SpendlexEngine
+import SpendlexRules
+@testable import SpendlexMail
+
+@Suite("Batch parsing")
+struct BatchParserTests {
+    static let rules = """
+        id: tb
+        country: IN
+        senders: ["*-TBANK"]
+        ignore: ['(?i)\\bOTP\\b']
+        parsers:
+          - id: tb.spend
+            direction: debit
+            pattern: 'spent Rs\\.(?<amount>\\d+) on (?<date>\\S+)'
+        """
+
+    func engine() -> RuleEngine {
+        var ruleSet = RuleSet()
+        var diagnostics: [Diagnostic] = []
+        RuleLoader.load(text: Self.rules, path: "tb.yaml", into: &ruleSet, diagnostics: &diagnostics)
+        return RuleEngine(rules: RuleCompiler.compile(ruleSet).0)
+    }
+
+    @Test func everyMessageIsAccountedForOnce() throws {
+        let path = try temporaryFile("""
+            {"id": "1", "sender": "VM-TBANK", "text": "spent Rs.5 on 02-05-2026"}
+            {"id": "2", "sender": "VM-TBANK", "text": "OTP 1234"}
+            {"id": "3", "sender": "VM-TBANK", "text": "hello"}
+            {"id": "4", "sender": "VM-TBANK", "text": "spent Rs.5 on 31-02-2026"}
+            broken
+            {"id": "6", "sender": "VM-TBANK", "text": "spent Rs.7 on 03-05-2026"}
+            """)
+        var rows: [String] = []
+        var problems: [String] = []
+        let summary = try BatchParser(engine: engine(), writer: TransactionWriter(format: .jsonl))
+            .run(inputs: [path], output: { rows.append($0) }, problem: { problems.append($0) })
+        #expect(summary.messages == 6)
+        #expect(summary.transactions == 2 && summary.ignored == 1 && summary.unmatched == 1 && summary.errors == 2)
+        #expect(summary.isBalanced)
+        #expect(summary.transactionsByBank == ["tb": 2])
+        #expect(rows.filter { !$0.isEmpty }.count == 2)
+        #expect(problems.count == 2)
+        #expect(problems[0].contains(":4: error: message 4: tb.spend: invalid date"))
+        #expect(problems[1].hasSuffix(":5: error: line 5: not valid JSON"))
+    }
+
+    @Test func csvHasTheExpenseTrackerColumns() throws {
+        let path = try temporaryFile("""
+            {"id": "1", "sender": "VM-TBANK", "channel": "sms", "text": "spent Rs.5 on 02-05-2026"}
+            """)
+        var out = ""
+        _ = try BatchParser(engine: engine(), writer: TransactionWriter(format: .csv))
+            .run(inputs: [path], output: { out += $0 }, problem: { _ in })
+        #expect(out == """
+            Ledger,Category,Subcategory,Currency,Price,Account,Recorder,Date,Time,Note,Transaction
+            tb,,,INR,-5,tb,SMS,2026-05-02,,,Expense
+
+            """)
+    }
+}

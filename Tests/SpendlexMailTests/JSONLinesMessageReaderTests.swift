@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+import SpendlexEngine
+@testable import SpendlexMail
+
+/// Writes `text` to a temporary file and returns its path.
+func temporaryFile(_ text: String, name: String = "messages.jsonl") throws -> String {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("spendlex-tests-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let url = folder.appendingPathComponent(name)
+    try text.write(to: url, atomically: true, encoding: .utf8)
+    return url.path
+}
+
+@Suite("JSON Lines messages")
+struct JSONLinesMessageReaderTests {
+    @Test func readsEveryFieldAndKeepsOrder() throws {
+        let path = try temporaryFile("""
+            {"id": "a", "text": "one", "sender": "VM-HDFCBK", "subject": "s", "received_at": "2026-05-02T16:56:01Z", "channel": "SMS", "extra": 1}
+
+            {"text": "two\\nlines"}\r
+            {"id": 42, "text": "three", "channel": "carrier-pigeon"}
+            """)
+        let records = Array(try JSONLinesMessageReader(path: path))
+        let messages = records.compactMap { if case .message(let m) = $0 { m } else { nil } }
+        #expect(messages.map(\.id) == ["a", "\(path):3", "42"])
+        #expect(messages[0].sender == "VM-HDFCBK" && messages[0].subject == "s" && messages[0].channel == .sms)
+        #expect(messages[0].receivedAt == Date(timeIntervalSince1970: 1_777_740_961))
+        #expect(messages[1].text == "two\nlines")
+        #expect(messages[2].channel == .unknown)
+        #expect(messages.map(\.offset) == [1, 3, 4])
+    }
+
+    @Test func badLinesAreKeptAsMalformedRecordsWithReasons() throws {
+        let path = try temporaryFile("""
+            {"id": "ok", "text": "fine"}
+            not json
+            [1, 2]
+            {"id": "no-text"}
+            {"text": "bad date", "received_at": "2026-02-30T00:00:00Z"}
+            {"text": "truncated
+            """)
+        let records = Array(try JSONLinesMessageReader(path: path))
+        #expect(records.count == 6)
+        let reasons = records.compactMap { record -> String? in
+            if case .malformed(_, _, let reason) = record { return reason }
+            return nil
+        }
+        #expect(reasons == ["line 2: not valid JSON", "line 3: not a JSON object", "line 4: no 'text' string",
+                            "line 5: invalid received_at '2026-02-30T00:00:00Z'", "line 6: not valid JSON"])
+    }
+
+    @Test func linesLongerThanOneReadChunkSurvive() throws {
+        let long = String(repeating: "x", count: 3 << 20)
+        let path = try temporaryFile("{\"id\": \"big\", \"text\": \"\(long)\"}\n{\"id\": \"after\", \"text\": \"y\"}\n")
+        let ids = Array(try JSONLinesMessageReader(path: path)).compactMap { record -> String? in
+            if case .message(let m) = record { return "\(m.id):\(m.text.count)" }
+            return nil
+        }
+        #expect(ids == ["big:\(3 << 20)", "after:1"])
+    }
+
+    @Test func emptyAndMissingFiles() throws {
+        #expect(Array(try JSONLinesMessageReader(path: try temporaryFile(""))).isEmpty)
+        #expect(throws: (any Error).self) { try JSONLinesMessageReader(path: "/no/such/file.jsonl") }
+    }
+}

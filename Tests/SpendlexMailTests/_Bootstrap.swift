@@ -1,1 +1,0 @@
-// bootstrap placeholder, removed when the target gets sources
