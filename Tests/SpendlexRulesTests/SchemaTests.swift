@@ -1,0 +1,31 @@
+import Foundation
+import Testing
+@testable import SpendlexRules
+
+/// The JSON Schema editors use must accept exactly the keys the loader accepts.
+@Suite("JSON Schema in step with the loader")
+struct SchemaTests {
+    let schema: [String: Any]
+
+    init() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let data = try Data(contentsOf: root.appendingPathComponent("grammars/spendlex-rules.schema.json"))
+        schema = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    func properties(of definition: String) -> [String] {
+        let definitions = schema["definitions"] as? [String: Any]
+        let properties = (definitions?[definition] as? [String: Any])?["properties"] as? [String: Any]
+        return properties.map { Array($0.keys).sorted() } ?? []
+    }
+
+    @Test func keysMatch() {
+        #expect(properties(of: "bankFile") == BankFileReader.bankKeys.sorted())
+        #expect(properties(of: "parser") == BankFileReader.parserKeys.sorted())
+        #expect(properties(of: "fieldOptions") == BankFileReader.fieldKeys.sorted())
+        #expect(properties(of: "example") == BankFileReader.exampleKeys.sorted())
+        #expect(properties(of: "expectation") == ExpectedField.allCases.map(\.rawValue).sorted())
+        #expect(properties(of: "grammarFile") == ["description", "fragments", "grammar"])
+    }
+}
