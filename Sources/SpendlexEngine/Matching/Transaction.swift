@@ -22,18 +22,26 @@ public struct Transaction: Sendable, Equatable {
         public var last4: String
     }
 
-    /// The message this came from.
+    /// The id of the message this came from.
     public var messageID: String
+    /// How that message arrived.
     public var messageChannel: MessageChannel
+    /// The message's sender.
     public var sender: String?
+    /// When the message arrived.
     public var receivedAt: Date?
+    /// The input file of the message.
     public var file: String?
+    /// The message's byte offset (or line number) in that file.
     public var offset: Int?
 
-    /// The parser that produced it, and its bank.
+    /// The id of the parser that produced it.
     public var rule: String
+    /// The id of its bank.
     public var bank: String
+    /// Which way the money went.
     public var direction: Direction?
+    /// What kind of transaction it is.
     public var kind: TransactionKind?
     /// The amount, exact, as written (trailing zeros kept in `amountText`).
     public var amount: Decimal?
@@ -41,18 +49,27 @@ public struct Transaction: Sendable, Equatable {
     public var amountText: String?
     /// ISO 4217.
     public var currency: String?
+    /// The transaction's date, as written or from the arrival time.
     public var date: LocalDate?
+    /// The transaction's local time, when known.
     public var time: LocalTime?
+    /// The merchant or counterparty, cleaned; card numbers masked.
     public var merchant: String?
+    /// The card or account, by its last digits.
     public var account: AccountReference?
     /// Balance or available limit after the transaction, as a plain decimal string.
     public var balance: String?
+    /// A transaction reference (UPI RRN, authorisation code); card numbers masked.
     public var reference: String?
+    /// The payment channel: card, upi, neft, ...
     public var channel: String?
+    /// Spending category, once categorization assigns one.
     public var category: String?
+    /// Spending subcategory.
     public var subcategory: String?
-    /// 0...1, two decimals.
+    /// How sure the parse is, 0...1 with two decimals (a score, not money).
     public var confidence: Double
+    /// ok, review or pending.
     public var status: Status
     /// Stable across runs for the same message and parse: re-running adds nothing twice.
     public var idempotencyKey: String
