@@ -61,6 +61,19 @@ public struct RuleEngine: Sendable {
             }.map(\.id)
         }
 
+        /// Whether some bank's `senders` names this sender: the cheap check, on headers only,
+        /// that decides whether an email's body is worth decoding.
+        public func isBankSender(_ sender: String) -> Bool {
+            !rules.router.banks(forSender: sender).isEmpty
+        }
+
+        /// Whether a text looks like a transaction alert (an amount with a currency and a
+        /// money-movement word), for reporting messages no rule covers.
+        public func looksLikeTransaction(_ text: String) -> Bool {
+            TransactionLikeness.amount.matchesOrFalse(text, scratch: scratch)
+                && TransactionLikeness.movement.matchesOrFalse(text, scratch: scratch)
+        }
+
         /// Candidate banks: by sender when it is known to the rules; otherwise every bank
         /// whose `detect` patterns match the text, then every bank without `detect` patterns.
         func route(_ message: Message) -> (banks: [Int], bySender: Bool) {
@@ -133,5 +146,21 @@ public struct RuleEngine: Sendable {
                 return .failure(error)
             }
         }
+    }
+}
+
+/// Two cheap patterns that together say "this reads like a transaction alert".
+enum TransactionLikeness {
+    // The patterns are constants known to compile; a failure here is a programming error.
+    static let amount = try! Pattern(
+        #"(?i)(?:\b(?:rs\.?|inr|usd|eur|gbp|idr|rp|aed|sgd|cad|aud)|[₹$€£¥])\s?\d[\d,.]*"#)
+    static let movement = try! Pattern(
+        #"(?i)\b(?:debited|credited|spent|paid|received|withdrawn|charged|purchase|deducted|transaction|txn|transferred)\b"#)
+}
+
+extension Pattern {
+    /// `matches`, treating a match-limit error as no match (for heuristics only).
+    fileprivate func matchesOrFalse(_ text: String, scratch: MatchScratch) -> Bool {
+        (try? matches(text, scratch: scratch)) ?? false
     }
 }

@@ -104,7 +104,7 @@ struct TransactionBuilder {
         let status: Transaction.Status = amount == nil ? .pending
             : confidence < Self.reviewThreshold ? .review : .ok
         let amountText = amount?.plainString
-        let key = IdempotencyKey.make([message.id, parser.id, amountText ?? "", date?.description ?? "",
+        let key = StableHash.hex(parts: [message.id, parser.id, amountText ?? "", date?.description ?? "",
                                        time?.description ?? "", account?.last4 ?? ""])
         return .transaction(Transaction(
             messageID: message.id, messageChannel: message.channel, sender: message.sender,
@@ -142,21 +142,5 @@ struct TransactionBuilder {
 
     static func collapsingWhitespace(_ text: String) -> String {
         text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-    }
-}
-
-/// A short stable hash (FNV-1a, 64 bits, hex) of a record's identifying parts: the same
-/// message parsed the same way always gets the same key, on every machine and run.
-enum IdempotencyKey {
-    static func make(_ parts: [String]) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for (index, part) in parts.enumerated() {
-            if index > 0 { hash = (hash ^ 0x1f) &* 0x0000_0100_0000_01b3 }
-            for byte in part.utf8 {
-                hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
-            }
-        }
-        let hex = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
     }
 }

@@ -6,6 +6,8 @@ public enum OutputFormat: String, Sendable, CaseIterable {
     case jsonl
     /// The columns expense-tracker apps import.
     case csv
+    /// Every field of the record, one column each.
+    case csvFull = "csv-full"
     /// An aligned table for people.
     case table
 }
@@ -30,6 +32,7 @@ public struct TransactionWriter: Sendable {
         switch format {
         case .jsonl: ""
         case .csv: Self.csvColumns.joined(separator: ",") + "\n"
+        case .csvFull: Self.csvFullColumns.joined(separator: ",") + "\n"
         case .table: TableLayout.header
         }
     }
@@ -39,6 +42,7 @@ public struct TransactionWriter: Sendable {
         switch format {
         case .jsonl: jsonLine(transaction)
         case .csv: csvLine(transaction)
+        case .csvFull: csvFullLine(transaction)
         case .table: TableLayout.row(transaction)
         }
     }
@@ -83,6 +87,22 @@ public struct TransactionWriter: Sendable {
         return json.finish() + "\n"
     }
 
+    /// A message no parser covered, as one JSON line for rule authors: where it is, who
+    /// sent it, why it is reported, and its text (card numbers masked).
+    public static func unmatchedLine(_ message: Message, reason: String) -> String {
+        var json = JSONObjectWriter()
+        json.field("id", message.id)
+        json.field("file", message.file)
+        json.field("offset", message.offset)
+        json.field("channel", message.channel.rawValue)
+        json.field("sender", message.sender)
+        json.field("subject", message.subject)
+        json.field("received_at", message.receivedAt.map(timestamp))
+        json.field("reason", reason)
+        json.field("text", CardNumberMasker.mask(message.text))
+        return json.finish() + "\n"
+    }
+
     /// Ledger,Category,Subcategory,Currency,Price,Account,Recorder,Date,Time,Note,Transaction.
     /// Price is signed: negative for debits. Recorder is Auto for email, SMS for SMS.
     public func csvLine(_ t: Transaction) -> String {
@@ -100,6 +120,25 @@ public struct TransactionWriter: Sendable {
                       t.date?.description ?? "", t.time?.description ?? "", t.merchant ?? "",
                       t.direction == .credit ? "Income" : "Expense"]
         return fields.map(Self.csvField).joined(separator: ",") + "\n"
+    }
+
+    /// The column names of the full CSV format: the JSON record flattened.
+    public static let csvFullColumns = [
+        "source_id", "source_kind", "sender", "received_at", "file", "offset", "rule", "bank", "direction", "kind",
+        "amount", "currency", "date", "time", "merchant", "account_type", "last4", "balance", "reference", "channel",
+        "category", "subcategory", "confidence", "status", "idempotency_key", "duplicate_of",
+    ]
+
+    /// Every field, in `csvFullColumns` order; empty cells for absent values.
+    public func csvFullLine(_ t: Transaction) -> String {
+        let fields: [String?] = [
+            t.messageID, t.messageChannel.rawValue, t.sender, t.receivedAt.map(Self.timestamp), t.file,
+            t.offset.map(String.init), t.rule, t.bank, t.direction?.rawValue, t.kind?.rawValue, t.amountText,
+            t.currency, t.date?.description, t.time?.description, t.merchant, t.account?.type, t.account?.last4,
+            t.balance, t.reference, t.channel, t.category, t.subcategory, String(format: "%.2f", t.confidence),
+            t.status.rawValue, t.idempotencyKey, t.duplicateOf,
+        ]
+        return fields.map { Self.csvField($0 ?? "") }.joined(separator: ",") + "\n"
     }
 
     static func csvField(_ text: String) -> String {
