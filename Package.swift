@@ -41,7 +41,10 @@ let package = Package(
         .testTarget(name: "PCRE2Tests", dependencies: ["PCRE2"]),
         .testTarget(name: "SpendlexRulesTests", dependencies: ["SpendlexRules"], resources: [.copy("Fixtures")]),
         .testTarget(name: "SpendlexEngineTests", dependencies: ["SpendlexEngine"]),
-        .testTarget(name: "SpendlexMailTests", dependencies: ["SpendlexMail"]),
+        .testTarget(
+            name: "SpendlexMailTests", dependencies: ["SpendlexMail"],
+            resources: [.copy("MIME/Fixtures"), .copy("Inputs/InputFixtures")]
+        ),
         .testTarget(name: "SpendlexEndToEndTests", dependencies: ["spendlex"]),
     ],
     swiftLanguageModes: [.v6]

@@ -39,55 +39,141 @@ struct Parse: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Parse messages into transactions.",
         discussion: """
-            Inputs are JSON Lines message files (one object a line: id, text, sender, received_at, channel), \
-            or - for stdin. Every message ends as a transaction, ignored, unmatched or an error; a summary \
-            goes to stderr.
+            Inputs are detected from their content: mbox files (mboxo, mboxrd, Gmail Takeout), Maildir \
+            folders, .eml files and folders of them, SMS Backup & Restore XML, and JSON Lines messages \
+            (one object a line: id, text, sender, subject, received_at, channel); - reads stdin. Every \
+            message ends as a transaction, ignored, unmatched or an error; a summary goes to stderr.
             """
     )
 
     @OptionGroup var rules: RuleOptions
     @OptionGroup var single: MessageOptions
 
-    @Option(name: .long, help: "Output format: jsonl, csv or table.")
+    @Option(name: .long, help: "Output format: jsonl, csv, csv-full or table.")
     var format: OutputFormat = .jsonl
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Write transactions here instead of stdout.", valueName: "file"))
     var output: String?
 
-    @Flag(name: .long, help: "Do not print the summary on stderr.")
+    @Option(name: .long, help: ArgumentHelp(
+        "Write unmatched bank messages, and likely transactions from unknown senders, here (JSON Lines).",
+        valueName: "file"))
+    var unmatched: String?
+
+    @Option(name: .shortAndLong, help: "Worker threads (default: the number of cores).")
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    @Flag(name: .long, help: "Decode and parse mail from every sender, not only bank senders.")
+    var all = false
+
+    @Flag(name: .long, help: "Do not print progress or the summary on stderr.")
     var quiet = false
 
-    @Argument(help: ArgumentHelp("JSON Lines message files, or - for stdin.", valueName: "input"))
+    @Argument(help: ArgumentHelp("Mailboxes, Maildirs, .eml files, SMS backups, JSON Lines files, or - for stdin.",
+                                 valueName: "input"))
     var inputs: [String] = []
 
     func validate() throws {
         if single.text == nil && inputs.isEmpty {
-            throw ValidationError("give --text TEXT or at least one input file (- for stdin)")
+            throw ValidationError("give --text TEXT or at least one input (- for stdin)")
         }
         if single.text != nil && !inputs.isEmpty {
-            throw ValidationError("give either --text or input files, not both")
+            throw ValidationError("give either --text or inputs, not both")
         }
+        if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
     }
 
     func run() throws {
         let engine = try rules.engine()
         let out = try OutputStream(path: output)
-        let batch = BatchParser(engine: engine, writer: TransactionWriter(format: format))
-        let summary: BatchSummary
+        let unmatchedOut = try unmatched.map { try OutputStream(path: $0) }
+        let batch = BatchParser(engine: engine, writer: TransactionWriter(format: format),
+                                options: BatchOptions(jobs: jobs, decodeAllSenders: all,
+                                                      reportUnmatched: unmatchedOut != nil))
+        let progress = ProgressLine(enabled: !quiet && single.message == nil && isatty(STDERR_FILENO) == 1,
+                                    totalBytes: Self.totalSize(of: inputs))
+        let sink = BatchSink(transactions: out.write, problem: { progress.clear(); Stderr.write($0 + "\n") },
+                             unmatched: { unmatchedOut?.write($0) }, progress: progress.show)
+        let started = Date()
         if let message = single.message {
-            summary = batch.run(message: message, output: out.write, problem: { Stderr.write($0 + "\n") })
-        } else {
-            do {
-                summary = try batch.run(inputs: inputs, output: out.write, problem: { Stderr.write($0 + "\n") })
-            } catch {
-                out.flush()
-                Stderr.write("error: \(error.localizedDescription)\n")
-                throw ExitStatus.badInput
-            }
+            _ = batch.run(message: message, sink: sink)
+            out.flush()
+            unmatchedOut?.flush()
+            return
         }
+        let (summary, unreadable) = batch.run(inputs: inputs, sink: sink)
         out.flush()
-        if !quiet && single.message == nil {
-            Stderr.write(summary.description + "\n")
+        unmatchedOut?.flush()
+        progress.clear()
+        if !quiet {
+            Stderr.write(summary.description + "\n" + Throughput(summary: summary, since: started).description + "\n")
         }
+        if !unreadable.isEmpty { throw ExitStatus.badInput }
+    }
+}
+
+extension Parse {
+    /// The inputs' total size when every one is a regular file, for the progress ETA.
+    static func totalSize(of inputs: [String]) -> Int? {
+        var total = 0
+        for input in inputs {
+            guard input != "-",
+                  let attributes = try? FileManager.default.attributesOfItem(atPath: input),
+                  attributes[.type] as? FileAttributeType == .typeRegular,
+                  let size = attributes[.size] as? Int else { return nil }
+            total += size
+        }
+        return total
+    }
+}
+
+/// Bytes and messages per second over a run.
+struct Throughput: CustomStringConvertible {
+    let summary: BatchSummary
+    let seconds: Double
+
+    init(summary: BatchSummary, since start: Date) {
+        self.summary = summary
+        self.seconds = max(Date().timeIntervalSince(start), 1e-6)
+    }
+
+    var description: String {
+        let megabytes = Double(summary.bytes) / 1_000_000
+        return String(format: "%.1f MB in %.2f s: %.1f MB/s, %.0f messages/s",
+                      megabytes, seconds, megabytes / seconds, Double(summary.messages) / seconds)
+    }
+}
+
+/// A one-line progress display on stderr, redrawn in place; only on a terminal.
+final class ProgressLine {
+    private let enabled: Bool
+    private let totalBytes: Int?
+    private let start = Date()
+    private var shown = false
+
+    init(enabled: Bool, totalBytes: Int?) {
+        self.enabled = enabled
+        self.totalBytes = totalBytes
+    }
+
+    func show(_ summary: BatchSummary) {
+        guard enabled else { return }
+        let seconds = max(Date().timeIntervalSince(start), 1e-6)
+        let rate = Double(summary.bytes) / 1_000_000 / seconds
+        var line = String(format: "\r\u{1B}[K%d messages, %d transactions, %.1f MB/s",
+                          summary.messages, summary.transactions, rate)
+        if let totalBytes, totalBytes > 0, rate > 0 {
+            let left = Double(max(totalBytes - summary.bytes, 0)) / 1_000_000 / rate
+            line += String(format: ", %.0f%%, ETA %d:%02d", 100 * Double(summary.bytes) / Double(totalBytes),
+                           Int(left) / 60, Int(left) % 60)
+        }
+        Stderr.write(line)
+        shown = true
+    }
+
+    func clear() {
+        guard enabled, shown else { return }
+        Stderr.write("\r\u{1B}[K")
+        shown = false
     }
 }

@@ -35,13 +35,14 @@ struct BatchParserTests {
             """)
         var rows: [String] = []
         var problems: [String] = []
-        let summary = try BatchParser(engine: engine(), writer: TransactionWriter(format: .jsonl))
-            .run(inputs: [path], output: { rows.append($0) }, problem: { problems.append($0) })
+        let (summary, unreadable) = BatchParser(engine: engine(), writer: TransactionWriter(format: .jsonl))
+            .run(inputs: [path], sink: BatchSink(transactions: { rows.append($0) }, problem: { problems.append($0) }))
+        #expect(unreadable.isEmpty)
         #expect(summary.messages == 6)
         #expect(summary.transactions == 2 && summary.ignored == 1 && summary.unmatched == 1 && summary.errors == 2)
         #expect(summary.isBalanced)
         #expect(summary.transactionsByBank == ["tb": 2])
-        #expect(rows.filter { !$0.isEmpty }.count == 2)
+        #expect(rows.joined().split(separator: "\n").count == 2)
         #expect(problems.count == 2)
         #expect(problems[0].contains(":4: error: message 4: tb.spend: invalid date"))
         #expect(problems[1].hasSuffix(":5: error: line 5: not valid JSON"))
@@ -52,12 +53,46 @@ struct BatchParserTests {
             {"id": "1", "sender": "VM-TBANK", "channel": "sms", "text": "spent Rs.5 on 02-05-2026"}
             """)
         var out = ""
-        _ = try BatchParser(engine: engine(), writer: TransactionWriter(format: .csv))
-            .run(inputs: [path], output: { out += $0 }, problem: { _ in })
+        _ = BatchParser(engine: engine(), writer: TransactionWriter(format: .csv))
+            .run(inputs: [path], sink: BatchSink(transactions: { out += $0 }, problem: { _ in }))
         #expect(out == """
             Ledger,Category,Subcategory,Currency,Price,Account,Recorder,Date,Time,Note,Transaction
             tb,,,INR,-5,tb,SMS,2026-05-02,,,Expense
 
             """)
+    }
+}
+
+@Suite("Parallel batches keep input order")
+struct ParallelOrderTests {
+    @Test func orderedParallelMapDeliversInOrder() {
+        let map = OrderedParallelMap<Int, Int>(jobs: 4, limit: 8, makeWork: {
+            { value in
+                // Uneven work so that later inputs often finish first.
+                if value % 7 == 0 { usleep(2000) }
+                return value * 2
+            }
+        })
+        var outputs: [Int] = []
+        for value in 0..<500 { map.submit(value) { outputs.append($0) } }
+        map.finish { outputs.append($0) }
+        #expect(outputs == (0..<500).map { $0 * 2 })
+    }
+
+    @Test(arguments: [1, 2, 4])
+    func outputIsTheSameForAnyNumberOfJobs(jobs: Int) throws {
+        var lines = ""
+        for index in 0..<3000 {
+            let text = index % 5 == 0 ? "OTP \(index)" : "spent Rs.\(index) on 0\(index % 9 + 1)-05-2026"
+            lines += #"{"id": "\#(index)", "sender": "VM-TBANK", "text": "\#(text)"}"# + "\n"
+        }
+        let path = try temporaryFile(lines)
+        var out = ""
+        let parser = BatchParser(engine: BatchParserTests().engine(), writer: TransactionWriter(format: .csvFull),
+                                 options: BatchOptions(jobs: jobs))
+        let (summary, _) = parser.run(inputs: [path], sink: BatchSink(transactions: { out += $0 }, problem: { _ in }))
+        #expect(summary.messages == 3000 && summary.transactions == 2400 && summary.ignored == 600 && summary.isBalanced)
+        let ids = out.split(separator: "\n").dropFirst().map { $0.prefix { $0 != "," } }
+        #expect(ids == (0..<3000).filter { $0 % 5 != 0 }.map { Substring(String($0)) })
     }
 }

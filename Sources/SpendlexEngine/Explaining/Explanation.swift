@@ -90,7 +90,7 @@ extension RuleEngine.Worker {
                 let result: Explanation.ParserResult
                 switch extract(parser, from: message.text) {
                 case .failure(let error): result = .limit(error)
-                case .success(let raw?): result = .matched(raw.map { ($0.key, $0.value) })
+                case .success(let raw?): result = .matched(raw.captured)
                 case .success(nil):
                     if case .perField(let gate?, _) = parser.matcher,
                        (try? gate.matches(message.text, scratch: scratch)) != true {

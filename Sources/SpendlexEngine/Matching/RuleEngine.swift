@@ -117,12 +117,12 @@ public struct RuleEngine: Sendable {
         }
 
         /// The raw text of each field the parser finds, or nil when it does not match.
-        func extract(_ parser: CompiledParser, from text: String) -> Result<[FieldName: String]?, MatchError> {
+        func extract(_ parser: CompiledParser, from text: String) -> Result<FieldValues?, MatchError> {
             do {
                 switch parser.matcher {
                 case .single(let pattern, let groups):
                     guard let match = try pattern.firstMatch(in: text, scratch: scratch) else { return .success(nil) }
-                    var raw: [FieldName: String] = [:]
+                    var raw = FieldValues()
                     for (field, numbers) in groups {
                         if let range = numbers.lazy.compactMap({ match[$0] }).first {
                             raw[field] = text.utf8Slice(range)
@@ -131,7 +131,7 @@ public struct RuleEngine: Sendable {
                     return .success(raw)
                 case .perField(let gate, let fields):
                     if let gate, try !gate.matches(text, scratch: scratch) { return .success(nil) }
-                    var raw: [FieldName: String] = [:]
+                    var raw = FieldValues()
                     for (name, pattern, group) in fields {
                         if let match = try pattern.firstMatch(in: text, scratch: scratch),
                            let range = match[group] ?? match[0] {

@@ -18,7 +18,7 @@ struct TransactionBuilder {
     }
     static let reviewThreshold = 0.7
 
-    func build(raw: [FieldName: String], message: Message, routedBySender: Bool) -> ParseOutcome {
+    func build(raw: FieldValues, message: Message, routedBySender: Bool) -> ParseOutcome {
         let rule = parser.rule
         var confidence = 1.0
         if case .perField = parser.matcher { confidence -= Penalty.perFieldParser }
@@ -131,13 +131,14 @@ struct TransactionBuilder {
         }
     }
 
+    /// The local date and time of an instant in a zone, by arithmetic on days since
+    /// 1970 (a `Calendar` per message cost more than the whole match).
     static func local(_ date: Date, in zone: TimeZone) -> (date: LocalDate?, time: LocalTime?) {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-        let day = LocalDate(year: parts.year ?? 0, month: parts.month ?? 0, day: parts.day ?? 0)
-        let time = LocalTime(hour: parts.hour ?? 0, minute: parts.minute ?? 0, second: parts.second ?? 0)
-        return (day, time)
+        let seconds = Int(date.timeIntervalSince1970.rounded(.down)) + zone.secondsFromGMT(for: date)
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let inDay = seconds - days * 86_400
+        return (LocalDate(daysSinceEpoch: days),
+                LocalTime(hour: inDay / 3600, minute: inDay / 60 % 60, second: inDay % 60))
     }
 
     static func collapsingWhitespace(_ text: String) -> String {

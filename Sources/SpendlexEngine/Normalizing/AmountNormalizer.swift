@@ -81,8 +81,11 @@ public struct AmountNormalizer: Sendable {
             threeDecimals = false
         }
 
-        let (value, fractionDigits) = try readNumber(chars[start..<end], threeDecimals: threeDecimals, raw: raw)
-        return ParsedAmount(value: value, sign: context.sign, currency: context.currency, fractionDigits: fractionDigits)
+        let (value, fractionDigits, plain) = try readNumber(chars[start..<end], threeDecimals: threeDecimals, raw: raw)
+        var amount = ParsedAmount(value: value, sign: context.sign, currency: context.currency,
+                                  fractionDigits: fractionDigits)
+        amount.plainText = plain
+        return amount
     }
 
     // MARK: - The number
@@ -103,7 +106,7 @@ public struct AmountNormalizer: Sendable {
     /// Digit groups and the single separators between them; `span` starts with a digit or a leading
     /// decimal mark and ends with a digit.
     private func readNumber(_ span: ArraySlice<Unicode.Scalar>, threeDecimals: Bool, raw: String)
-        throws(FieldError) -> (Decimal, Int)
+        throws(FieldError) -> (Decimal, Int, String)
     {
         var groups: [Range<Int>] = []
         var separators: [SeparatorKind] = []
@@ -163,12 +166,22 @@ public struct AmountNormalizer: Sendable {
         }
 
         var digits = 0
+        // The plain text ("124560.00") is built alongside: formatting a Decimal back is slow.
+        var plain: [UInt8] = []
+        plain.reserveCapacity(24)
+        let fractionStart = fractionGroup.map { groups[$0].lowerBound }
         var significand = Decimal(0)
         var chunk: UInt64 = 0
         var chunkLength = 0
         for group in groups {
             for index in group {
-                chunk = chunk * 10 + UInt64(NormalizingText.digitValue(span[index]))
+                if index == fractionStart {
+                    if plain.isEmpty { plain.append(UInt8(ascii: "0")) }
+                    plain.append(UInt8(ascii: "."))
+                }
+                let digit = NormalizingText.digitValue(span[index])
+                if !(plain.isEmpty && digit == 0) { plain.append(UInt8(ascii: "0") + UInt8(digit)) }
+                chunk = chunk * 10 + UInt64(digit)
                 chunkLength += 1
                 digits += 1
                 if chunkLength == 18 {
@@ -183,7 +196,9 @@ public struct AmountNormalizer: Sendable {
             significand = significand * Self.powerOfTen(chunkLength) + Decimal(chunk)
         }
         let fractionDigits = fractionGroup.map { groups[$0].count } ?? 0
-        return (Decimal(sign: .plus, exponent: -fractionDigits, significand: significand), fractionDigits)
+        if plain.isEmpty { plain.append(UInt8(ascii: "0")) }
+        return (Decimal(sign: .plus, exponent: -fractionDigits, significand: significand), fractionDigits,
+                String(decoding: plain, as: UTF8.self))
     }
 
     /// Which separator (index into `separators`) is the decimal mark, or nil when all of them group.

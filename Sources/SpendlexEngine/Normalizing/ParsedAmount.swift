@@ -15,6 +15,9 @@ public struct ParsedAmount: Equatable, Sendable {
     /// `plainString` gives back the scale the user saw; `Decimal` itself drops trailing zeros.
     public var fractionDigits: Int
 
+    /// `plainString` as the normalizer wrote it from the digits, when it built this amount.
+    var plainText: String?
+
     /// Creates an amount. When `fractionDigits` is nil it is taken from `value`'s own exponent
     /// (`Decimal(string: "1.50")` → 1, since `Decimal` keeps no trailing zeros).
     public init(value: Decimal, sign: AmountSign? = nil, currency: String? = nil, fractionDigits: Int? = nil) {
@@ -24,10 +27,17 @@ public struct ParsedAmount: Equatable, Sendable {
         self.fractionDigits = fractionDigits ?? max(0, -value.exponent)
     }
 
+    /// Equal when value, sign, currency and written scale are; how the text was built does not count.
+    public static func == (lhs: ParsedAmount, rhs: ParsedAmount) -> Bool {
+        lhs.value == rhs.value && lhs.sign == rhs.sign && lhs.currency == rhs.currency
+            && lhs.fractionDigits == rhs.fractionDigits
+    }
+
     /// The value in plain decimal notation with a `.` mark, no exponent and no grouping, keeping
     /// the written decimals: "30.00" → "30.00", "10290" → "10290", "1,24,560.00" → "124560.00",
     /// "1.234,5" → "1234.5". The sign is not included.
     public var plainString: String {
+        if let plainText { return plainText }
         var text = value.description
         guard fractionDigits > 0, value.isFinite else { return text }
         let written: Int

@@ -49,14 +49,28 @@ struct SenderRouter: Sendable {
     }
 
     /// `"HDFC Bank" <Alerts@HDFCBank.net>` → `alerts@hdfcbank.net`; SMS ids are lower-cased.
+    /// Works on UTF-8 bytes: this runs for every message of a mailbox.
     static func normalize(_ sender: String) -> String {
-        var text = Substring(sender)
-        if let open = text.lastIndex(of: "<"), let close = text[open...].firstIndex(of: ">") {
-            text = text[text.index(after: open)..<close]
+        var bytes = Array(sender.utf8)
+        var start = 0, end = bytes.count
+        if let open = bytes.lastIndex(of: UInt8(ascii: "<")),
+           let close = bytes[open...].firstIndex(of: UInt8(ascii: ">")) {
+            start = open + 1
+            end = close
         }
-        while let first = text.first, first.isWhitespace { text = text.dropFirst() }
-        while let last = text.last, last.isWhitespace { text = text.dropLast() }
-        return text.lowercased()
+        while start < end, isSpace(bytes[start]) { start += 1 }
+        while end > start, isSpace(bytes[end - 1]) { end -= 1 }
+        for index in start..<end where bytes[index] >= UInt8(ascii: "A") && bytes[index] <= UInt8(ascii: "Z") {
+            bytes[index] += 32
+        }
+        let ascii = bytes[start..<end].allSatisfy { $0 < 0x80 }
+        // Non-ASCII senders keep Unicode lower-casing.
+        return ascii ? String(decoding: bytes[start..<end], as: UTF8.self)
+            : String(decoding: bytes[start..<end], as: UTF8.self).lowercased()
+    }
+
+    private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
 
     /// Glob matching with `*` (any run) and `?` (one byte), iterative with backtracking

@@ -1,72 +1,301 @@
 import Foundation
 import SpendlexEngine
 
-/// Parses every message of some inputs with one engine, writing transactions as they
-/// come and accounting for every message in a `BatchSummary`.
-public struct BatchParser {
-    /// Where non-transaction outcomes are reported: errors always, others if wanted.
-    public typealias Report = (_ record: String) -> Void
+/// How a batch run behaves.
+public struct BatchOptions: Sendable {
+    /// Worker threads; 1 parses on the calling thread.
+    public var jobs: Int
+    /// Decode and parse emails from every sender, not only bank senders (slower).
+    public var decodeAllSenders: Bool
+    /// Produce unmatched records: bank messages no parser matched, and messages from
+    /// unknown senders that look like transactions (their bodies are then decoded too).
+    public var reportUnmatched: Bool
 
+    /// Creates options; `jobs` defaults to the number of cores.
+    public init(jobs: Int = ProcessInfo.processInfo.activeProcessorCount, decodeAllSenders: Bool = false,
+                reportUnmatched: Bool = false) {
+        self.jobs = max(1, jobs)
+        self.decodeAllSenders = decodeAllSenders
+        self.reportUnmatched = reportUnmatched
+    }
+}
+
+/// Where a run's results go. Every callback runs on the thread that called `run`, and
+/// transactions arrive in input order whatever the number of jobs.
+public struct BatchSink {
+    /// Rendered transaction rows (the format's header first).
+    public var transactions: (String) -> Void
+    /// One line per error: `file:offset: error: reason`.
+    public var problem: (String) -> Void
+    /// Unmatched records, one JSON line each (only with `reportUnmatched`).
+    public var unmatched: (String) -> Void
+    /// Progress so far, called now and then.
+    public var progress: (BatchSummary) -> Void
+
+    /// Creates a sink; unused callbacks may be left out.
+    public init(transactions: @escaping (String) -> Void, problem: @escaping (String) -> Void,
+                unmatched: @escaping (String) -> Void = { _ in }, progress: @escaping (BatchSummary) -> Void = { _ in }) {
+        self.transactions = transactions
+        self.problem = problem
+        self.unmatched = unmatched
+        self.progress = progress
+    }
+}
+
+/// Parses every message of some inputs (mailboxes, Maildirs, .eml files, SMS backups,
+/// JSON Lines, stdin) with one engine, on several threads, accounting for every message.
+///
+/// The reading thread splits inputs into messages and routes emails by their `From`
+/// header alone: mail from senders no bank lists is counted and dropped without its body
+/// being decoded, so mailboxes full of other mail go at disk speed. The rest travels in
+/// batches to worker threads that decode, match and render; results come back in order.
+public struct BatchParser: Sendable {
     let engine: RuleEngine
     let writer: TransactionWriter
+    let options: BatchOptions
+
+    /// Items per batch, and raw bytes per batch: small enough to keep memory flat,
+    /// large enough that threads do not wait on each other.
+    static let batchItems = 256
+    static let batchBytes = 4 << 20
 
     /// Creates a batch parser.
-    public init(engine: RuleEngine, writer: TransactionWriter) {
+    public init(engine: RuleEngine, writer: TransactionWriter, options: BatchOptions = BatchOptions()) {
         self.engine = engine
         self.writer = writer
+        self.options = options
     }
 
-    /// Parses the JSON Lines message files (or `-` for stdin) in order. `output` receives
-    /// rendered rows (the header first); `problem` receives one line per error.
-    /// Throws only when an input cannot be opened at all.
-    public func run(inputs: [String], output: (String) -> Void, problem: Report) throws -> BatchSummary {
-        var readers: [JSONLinesMessageReader] = []
-        for input in inputs {
-            readers.append(try JSONLinesMessageReader(path: input))
-        }
-        let worker = engine.makeWorker()
+    /// Parses the inputs in order (`-` is stdin). An input that cannot be opened is
+    /// reported through `sink.problem` and returned in `unreadable`; the others are parsed.
+    public func run(inputs: [String], sink: BatchSink) -> (summary: BatchSummary, unreadable: [String]) {
         var summary = BatchSummary()
-        output(writer.header)
-        for var reader in readers {
-            while let record = reader.next() {
-                summary.messages += 1
-                switch record {
-                case .malformed(let file, let offset, let reason):
-                    summary.errors += 1
-                    problem("\(file):\(offset): error: \(reason)")
-                case .message(let message):
-                    let outcome = worker.parse(message)
-                    account(outcome, message: message, in: &summary, output: output, problem: problem)
-                }
+        var unreadable: [String] = []
+        sink.transactions(writer.header)
+        let router = engine.makeWorker()
+        let parallel = options.jobs > 1 ? OrderedParallelMap<[WorkItem], BatchResult>(
+            jobs: options.jobs, limit: options.jobs * 2,
+            makeWork: { [self] in
+                let worker = engine.makeWorker()
+                return { items in process(items, worker: worker) }
+            }) : nil
+        let inline = parallel == nil ? engine.makeWorker() : nil
+
+        var lastProgress = Date()
+        func deliver(_ result: BatchResult) {
+            if !result.rows.isEmpty { sink.transactions(result.rows) }
+            result.problems.forEach(sink.problem)
+            if !result.unmatched.isEmpty { sink.unmatched(result.unmatched) }
+            summary.add(result.summary)
+            if Date().timeIntervalSince(lastProgress) > 0.2 {
+                lastProgress = Date()
+                sink.progress(summary)
             }
         }
-        return summary
+        func dispatch(_ batch: [WorkItem]) {
+            guard !batch.isEmpty else { return }
+            if let parallel {
+                parallel.submit(batch, deliver: deliver)
+            } else if let inline {
+                deliver(process(batch, worker: inline))
+            }
+        }
+
+        for input in inputs {
+            let reader: InputReader
+            do {
+                reader = try InputReader(path: input)
+            } catch {
+                unreadable.append(input)
+                sink.problem("\(input): error: \(error)")
+                continue
+            }
+            var batch: [WorkItem] = []
+            var batchBytes = 0
+            var readBefore = 0
+            while let item = reader.next() {
+                let work = prepare(item, router: router)
+                batchBytes += work.size
+                batch.append(work)
+                if batch.count >= Self.batchItems || batchBytes >= Self.batchBytes {
+                    // Attribute the bytes read so far to this batch, for throughput figures.
+                    batch[batch.count - 1].bytesRead = reader.bytesRead - readBefore
+                    readBefore = reader.bytesRead
+                    dispatch(batch)
+                    batch = []
+                    batchBytes = 0
+                }
+            }
+            if !batch.isEmpty { batch[batch.count - 1].bytesRead = reader.bytesRead - readBefore }
+            dispatch(batch)
+        }
+        parallel?.finish(deliver: deliver)
+        sink.progress(summary)
+        return (summary, unreadable)
     }
 
-    /// Parses a single message.
-    public func run(message: Message, output: (String) -> Void, problem: Report) -> BatchSummary {
-        var summary = BatchSummary()
-        summary.messages = 1
-        output(writer.header)
-        account(engine.makeWorker().parse(message), message: message, in: &summary, output: output, problem: problem)
-        return summary
+    /// Parses a single message given on the command line.
+    public func run(message: Message, sink: BatchSink) -> BatchSummary {
+        sink.transactions(writer.header)
+        var result = process([WorkItem(kind: .message(message))], worker: engine.makeWorker())
+        result.summary.bytes = message.text.utf8.count
+        if !result.rows.isEmpty { sink.transactions(result.rows) }
+        result.problems.forEach(sink.problem)
+        if !result.unmatched.isEmpty { sink.unmatched(result.unmatched) }
+        return result.summary
     }
 
-    private func account(_ outcome: ParseOutcome, message: Message, in summary: inout BatchSummary,
-                         output: (String) -> Void, problem: Report) {
+    // MARK: - Reading thread
+
+    /// Routes an item on the reading thread: an email's headers are parsed once here, and
+    /// mail from non-bank senders is settled without its body leaving this thread.
+    private func prepare(_ item: InputItem, router: RuleEngine.Worker) -> WorkItem {
+        switch item {
+        case .email(let email):
+            let headers: EmailHeaders
+            do {
+                headers = try MIMEDecoder.headers(of: email.bytes)
+            } catch {
+                return WorkItem(kind: .settled(.error("\(email.file):\(email.offset): error: not an email: \(error)")))
+            }
+            let fromBank = headers.fromAddress.map(router.isBankSender) ?? false
+            if !fromBank && !options.decodeAllSenders && !options.reportUnmatched {
+                return WorkItem(kind: .settled(.notFromBank))
+            }
+            return WorkItem(kind: .email(email, headers, fromBank: fromBank), size: email.bytes.count)
+        case .text(let record):
+            let message = Message(id: record.id ?? "sms:" + StableHash.hex(parts: [record.sender ?? "", record.text]),
+                                  text: record.text, sender: record.sender, receivedAt: record.receivedAt,
+                                  channel: MessageChannel(rawValue: record.channel) ?? .sms,
+                                  file: record.file, offset: record.offset)
+            return WorkItem(kind: .message(message), size: record.text.utf8.count)
+        case .jsonLine(let bytes, let file, let line):
+            switch JSONLinesMessageReader.record(from: bytes[...], file: file, line: line) {
+            case .message(let message): return WorkItem(kind: .message(message), size: bytes.count)
+            case .malformed(let file, let offset, let reason):
+                return WorkItem(kind: .settled(.error("\(file):\(offset): error: \(reason)")))
+            }
+        case .malformed(let file, let offset, let reason):
+            return WorkItem(kind: .settled(.error("\(file):\(offset): error: \(reason)")))
+        case .skipped:
+            return WorkItem(kind: .settled(.ignored))
+        }
+    }
+
+    // MARK: - Worker threads
+
+    private func process(_ items: [WorkItem], worker: RuleEngine.Worker) -> BatchResult {
+        var result = BatchResult()
+        for item in items {
+            result.summary.messages += 1
+            result.summary.bytes += item.bytesRead
+            switch item.kind {
+            case .settled(let settled):
+                result.settle(settled)
+            case .message(let message):
+                result.account(worker.parse(message), message: message, writer: writer, worker: worker,
+                               reportUnmatched: options.reportUnmatched)
+            case .email(let email, let headers, let fromBank):
+                processEmail(email, headers: headers, fromBank: fromBank, worker: worker, into: &result)
+            }
+        }
+        return result
+    }
+
+    private func processEmail(_ email: RawEmail, headers: EmailHeaders, fromBank: Bool,
+                              worker: RuleEngine.Worker, into result: inout BatchResult) {
+        let body = MIMEDecoder.body(of: email.bytes, headers: headers)
+        var message = Message(id: headers.messageID ?? "sha:" + StableHash.hex(email.bytes), text: body.text,
+                              sender: headers.fromAddress, subject: headers.subject, receivedAt: headers.date,
+                              channel: .email, file: email.file, offset: email.offset)
+        if !fromBank && !options.decodeAllSenders {
+            // Decoded only to report likely transactions that no bank file covers.
+            if worker.looksLikeTransaction(message.text) {
+                result.summary.unmatched += 1
+                result.unmatched += TransactionWriter.unmatchedLine(
+                    message, reason: "looks like a transaction; the sender is in no bank's senders")
+            } else {
+                result.settle(.notFromBank)
+            }
+            return
+        }
+        var outcome = worker.parse(message)
+        // The plain part may be a stub ("view this mail in a browser"): try the HTML text too.
+        if case .unmatched = outcome, let html = body.html, html != message.text {
+            message.text = html
+            let second = worker.parse(message)
+            if second.transaction != nil { outcome = second }
+        }
+        result.account(outcome, message: message, writer: writer, worker: worker,
+                       reportUnmatched: options.reportUnmatched)
+    }
+}
+
+/// One unit of work: a message to parse, an email with its parsed headers, or an item
+/// already settled on the reading thread.
+struct WorkItem: Sendable {
+    enum Kind: Sendable {
+        case message(Message)
+        case email(RawEmail, EmailHeaders, fromBank: Bool)
+        case settled(Settled)
+    }
+
+    /// Outcomes decided without a worker.
+    enum Settled: Sendable {
+        case notFromBank
+        case ignored
+        case error(String)
+    }
+
+    var kind: Kind
+    /// Bytes the item keeps alive, for batch sizing.
+    var size = 0
+    /// Input bytes read up to this item since the previous batch, for throughput.
+    var bytesRead = 0
+}
+
+/// What a worker made of a batch: rendered rows, problems, unmatched records, counts.
+struct BatchResult: Sendable {
+    var rows = ""
+    var problems: [String] = []
+    var unmatched = ""
+    var summary = BatchSummary()
+
+    mutating func settle(_ settled: WorkItem.Settled) {
+        switch settled {
+        case .notFromBank:
+            summary.ignored += 1
+            summary.notFromBank += 1
+        case .ignored:
+            summary.ignored += 1
+        case .error(let problem):
+            summary.errors += 1
+            problems.append(problem)
+        }
+    }
+
+    mutating func account(_ outcome: ParseOutcome, message: Message, writer: TransactionWriter,
+                          worker: RuleEngine.Worker, reportUnmatched: Bool) {
         switch outcome {
         case .transaction(let transaction):
             summary.transactions += 1
             summary.transactionsByBank[transaction.bank, default: 0] += 1
-            output(writer.row(transaction))
+            rows += writer.row(transaction)
         case .ignored:
             summary.ignored += 1
-        case .unmatched:
+        case .unmatched(let banks, let bySender):
             summary.unmatched += 1
+            // A bank's message that no parser matched, or a likely transaction from an
+            // unknown sender: both are what a rule author needs to see.
+            if reportUnmatched && (bySender || worker.looksLikeTransaction(message.text)) {
+                let reason = bySender || banks.isEmpty ? outcome.reason
+                    : "looks like a transaction; no parser of the banks tried by text matched"
+                unmatched += TransactionWriter.unmatchedLine(message, reason: reason)
+            }
         case .failed, .matchLimit:
             summary.errors += 1
             let place = message.file.map { "\($0):\(message.offset ?? 0): " } ?? ""
-            problem("\(place)error: message \(message.id): \(outcome.reason)")
+            problems.append("\(place)error: message \(message.id): \(outcome.reason)")
         }
     }
 }

@@ -5,14 +5,19 @@ public struct BatchSummary: Sendable, Equatable {
     public var messages = 0
     /// Messages that produced a transaction.
     public var transactions = 0
-    /// Messages recognised as non-transactions.
+    /// Messages recognised as non-transactions: by an ignore rule, a subject filter,
+    /// a sender that is no bank's (`notFromBank`), or a record kind that carries no alert.
     public var ignored = 0
+    /// Of `ignored`, the emails whose sender is in no bank's `senders` (bodies not decoded).
+    public var notFromBank = 0
     /// Messages no parser matched.
     public var unmatched = 0
     /// Malformed records, invalid fields, match limits.
     public var errors = 0
     /// Transactions per bank id.
     public var transactionsByBank: [String: Int] = [:]
+    /// Input bytes read.
+    public var bytes = 0
 
     /// Creates an empty summary.
     public init() {}
@@ -20,10 +25,23 @@ public struct BatchSummary: Sendable, Equatable {
     /// Whether the four outcomes add up to the messages read.
     public var isBalanced: Bool { transactions + ignored + unmatched + errors == messages }
 
+    /// Adds another summary's counts to this one.
+    public mutating func add(_ other: BatchSummary) {
+        messages += other.messages
+        transactions += other.transactions
+        ignored += other.ignored
+        notFromBank += other.notFromBank
+        unmatched += other.unmatched
+        errors += other.errors
+        bytes += other.bytes
+        transactionsByBank.merge(other.transactionsByBank, uniquingKeysWith: +)
+    }
+
     /// One line for people, then per-bank counts.
     public var description: String {
-        var text = "\(messages) messages: \(transactions) transactions, \(ignored) ignored, "
-            + "\(unmatched) unmatched, \(errors) errors"
+        var text = "\(messages) messages: \(transactions) transactions, \(ignored) ignored"
+        if notFromBank > 0 { text += " (\(notFromBank) not from a bank sender)" }
+        text += ", \(unmatched) unmatched, \(errors) errors"
         for (bank, count) in transactionsByBank.sorted(by: { $0.key < $1.key }) {
             text += "\n  \(bank): \(count)"
         }
