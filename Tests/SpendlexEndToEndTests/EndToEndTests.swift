@@ -146,6 +146,44 @@ struct EndToEndTests {
         #expect(result.stdout.contains("result: transaction by hdfc.card.spend.amount-first"))
     }
 
+    @Test func parsesAMailboxAndAccountsForEveryMessage() throws {
+        let unmatched = FileManager.default.temporaryDirectory.appendingPathComponent("spendlex-\(UUID().uuidString).jsonl")
+        let result = try spendlex(["parse", "Tests/Fixtures/inputs/mixed.mbox", "--format", "csv",
+                                   "--unmatched", unmatched.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        try expectGolden(result.stdout, "parse-mixed-mbox.csv")
+        #expect(result.stderr.contains(
+            "7 messages: 3 transactions, 2 ignored (1 not from a bank sender), 1 unmatched, 1 errors"))
+        #expect(result.stderr.contains("Tests/Fixtures/inputs/mixed.mbox:1973: error: message m6@hdfcbank.net"))
+        let records = try String(contentsOf: unmatched, encoding: .utf8).split(separator: "\n")
+        #expect(records.count == 1)
+        #expect(records.first?.contains(#""offset":2270"#) == true)
+    }
+
+    @Test func jobsDoNotChangeTheOutput() throws {
+        let one = try spendlex(["parse", "Tests/Fixtures/inputs/mixed.mbox", "examples/messages.jsonl", "--jobs", "1", "--quiet"])
+        let four = try spendlex(["parse", "Tests/Fixtures/inputs/mixed.mbox", "examples/messages.jsonl", "--jobs", "4", "--quiet"])
+        #expect(one.stdout == four.stdout)
+        #expect(one.stdout.split(separator: "\n").count == 9)
+    }
+
+    @Test func unreadableInputsAreClearErrorsAndTheRestIsParsed() throws {
+        let result = try spendlex(["parse", "Tests/Fixtures/inputs/binary.bin", "Tests/Fixtures/inputs/empty.mbox",
+                                   "examples/messages.jsonl", "--format", "csv"])
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("Tests/Fixtures/inputs/binary.bin: error: cannot read"))
+        #expect(result.stderr.contains("Tests/Fixtures/inputs/empty.mbox: error: cannot read"))
+        #expect(result.stderr.contains("empty file"))
+        #expect(result.stderr.contains("10 messages: 6 transactions"))
+        #expect(result.stdout.split(separator: "\n").count == 7)
+    }
+
+    @Test func benchmarkRuleExamplesPass() throws {
+        let result = try spendlex(["test", "Benchmarks/rules", "grammars"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasSuffix(" passed, 0 failed\n"))
+    }
+
     static let usageCases: [([String], Int32)] = [
         (["parse"], 64),
         (["parse", "--text", "x", "in.jsonl"], 64),

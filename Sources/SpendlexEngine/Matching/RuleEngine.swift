@@ -26,6 +26,10 @@ public struct RuleEngine: Sendable {
         /// The rules this worker applies.
         public let rules: CompiledRuleSet
         let scratch: MatchScratch
+        /// Routing results by raw sender: a mailbox has few distinct senders, and this
+        /// lookup runs for every message. Cleared when it grows past `senderCacheLimit`.
+        private var senderCache: [String: [Int]] = [:]
+        private static let senderCacheLimit = 4096
 
         init(rules: CompiledRuleSet) {
             self.rules = rules
@@ -64,7 +68,15 @@ public struct RuleEngine: Sendable {
         /// Whether some bank's `senders` names this sender: the cheap check, on headers only,
         /// that decides whether an email's body is worth decoding.
         public func isBankSender(_ sender: String) -> Bool {
-            !rules.router.banks(forSender: sender).isEmpty
+            !banks(forSender: sender).isEmpty
+        }
+
+        func banks(forSender sender: String) -> [Int] {
+            if let known = senderCache[sender] { return known }
+            let banks = rules.router.banks(forSender: sender)
+            if senderCache.count >= Self.senderCacheLimit { senderCache.removeAll(keepingCapacity: true) }
+            senderCache[sender] = banks
+            return banks
         }
 
         /// Whether a text looks like a transaction alert (an amount with a currency and a
@@ -78,7 +90,7 @@ public struct RuleEngine: Sendable {
         /// whose `detect` patterns match the text, then every bank without `detect` patterns.
         func route(_ message: Message) -> (banks: [Int], bySender: Bool) {
             if let sender = message.sender {
-                let banks = rules.router.banks(forSender: sender)
+                let banks = banks(forSender: sender)
                 if !banks.isEmpty { return (banks, true) }
             }
             var detected: [Int] = []

@@ -227,7 +227,7 @@ public struct BatchParser: Sendable {
             if second.transaction != nil { outcome = second }
         }
         result.account(outcome, message: message, writer: writer, worker: worker,
-                       reportUnmatched: options.reportUnmatched)
+                       reportUnmatched: options.reportUnmatched, mimeProblems: body.problems)
     }
 }
 
@@ -275,7 +275,7 @@ struct BatchResult: Sendable {
     }
 
     mutating func account(_ outcome: ParseOutcome, message: Message, writer: TransactionWriter,
-                          worker: RuleEngine.Worker, reportUnmatched: Bool) {
+                          worker: RuleEngine.Worker, reportUnmatched: Bool, mimeProblems: [String] = []) {
         switch outcome {
         case .transaction(let transaction):
             summary.transactions += 1
@@ -288,8 +288,9 @@ struct BatchResult: Sendable {
             // A bank's message that no parser matched, or a likely transaction from an
             // unknown sender: both are what a rule author needs to see.
             if reportUnmatched && (bySender || worker.looksLikeTransaction(message.text)) {
-                let reason = bySender || banks.isEmpty ? outcome.reason
+                var reason = bySender || banks.isEmpty ? outcome.reason
                     : "looks like a transaction; no parser of the banks tried by text matched"
+                if !mimeProblems.isEmpty { reason += " (MIME: \(mimeProblems.joined(separator: "; ")))" }
                 unmatched += TransactionWriter.unmatchedLine(message, reason: reason)
             }
         case .failed, .matchLimit:
