@@ -12,6 +12,17 @@ func temporaryFile(_ text: String, name: String = "messages.jsonl") throws -> St
     return url.path
 }
 
+/// Reads a JSON Lines file the way `spendlex parse` does: split by `InputReader`, decoded per line.
+func readJSONLines(_ path: String) throws -> [InputRecord] {
+    try InputReader(path: path, format: .jsonLines).map { item -> InputRecord in
+        switch item {
+        case .jsonLine(let bytes, let file, let line): JSONLinesMessageReader.record(from: bytes[...], file: file, line: line)
+        case .malformed(let file, let offset, let reason): .malformed(file: file, offset: offset, reason: reason)
+        default: .malformed(file: item.file, offset: item.offset, reason: "unexpected item \(item)")
+        }
+    }
+}
+
 @Suite("JSON Lines messages")
 struct JSONLinesMessageReaderTests {
     @Test func readsEveryFieldAndKeepsOrder() throws {
@@ -21,7 +32,7 @@ struct JSONLinesMessageReaderTests {
             {"text": "two\\nlines"}\r
             {"id": 42, "text": "three", "channel": "carrier-pigeon"}
             """)
-        let records = Array(try JSONLinesMessageReader(path: path))
+        let records = try readJSONLines(path)
         let messages = records.compactMap { if case .message(let m) = $0 { m } else { nil } }
         #expect(messages.map(\.id) == ["a", "\(path):3", "42"])
         #expect(messages[0].sender == "VM-HDFCBK" && messages[0].subject == "s" && messages[0].channel == .sms)
@@ -40,7 +51,7 @@ struct JSONLinesMessageReaderTests {
             {"text": "bad date", "received_at": "2026-02-30T00:00:00Z"}
             {"text": "truncated
             """)
-        let records = Array(try JSONLinesMessageReader(path: path))
+        let records = try readJSONLines(path)
         #expect(records.count == 6)
         let reasons = records.compactMap { record -> String? in
             if case .malformed(_, _, let reason) = record { return reason }
@@ -53,7 +64,7 @@ struct JSONLinesMessageReaderTests {
     @Test func linesLongerThanOneReadChunkSurvive() throws {
         let long = String(repeating: "x", count: 3 << 20)
         let path = try temporaryFile("{\"id\": \"big\", \"text\": \"\(long)\"}\n{\"id\": \"after\", \"text\": \"y\"}\n")
-        let ids = Array(try JSONLinesMessageReader(path: path)).compactMap { record -> String? in
+        let ids = try readJSONLines(path).compactMap { record -> String? in
             if case .message(let m) = record { return "\(m.id):\(m.text.count)" }
             return nil
         }
@@ -61,7 +72,7 @@ struct JSONLinesMessageReaderTests {
     }
 
     @Test func emptyAndMissingFiles() throws {
-        #expect(Array(try JSONLinesMessageReader(path: try temporaryFile(""))).isEmpty)
-        #expect(throws: (any Error).self) { try JSONLinesMessageReader(path: "/no/such/file.jsonl") }
+        #expect(throws: InputError.self) { try readJSONLines(try temporaryFile("")) }
+        #expect(throws: InputError.self) { try readJSONLines("/no/such/file.jsonl") }
     }
 }

@@ -11,37 +11,11 @@ public enum InputRecord: Sendable {
     case malformed(file: String, offset: Int, reason: String)
 }
 
-/// Reads the JSON Lines message format: one object a line with `text` and optionally
-/// `id`, `sender`, `subject`, `received_at` (ISO 8601) and `channel` (`email`, `sms`,
-/// `push`). Other keys are ignored. A line without an id gets `FILE:LINE` as its id.
-/// Blank lines are skipped.
-public struct JSONLinesMessageReader: Sequence, IteratorProtocol {
-    private let lines: LineReader
-    private let name: String
-    private var failed = false
-
-    /// Reads `path`, or stdin when `path` is `-`.
-    public init(path: String) throws {
-        let handle = path == "-" ? FileHandle.standardInput : try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
-        self.lines = LineReader(handle: handle)
-        self.name = path == "-" ? "stdin" : path
-    }
-
-    /// The next record, or nil at the end of the input.
-    public mutating func next() -> InputRecord? {
-        guard !failed else { return nil }
-        do {
-            while let line = try lines.nextLine() {
-                if line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) { continue }
-                return Self.record(from: line, file: name, line: lines.lineNumber)
-            }
-            return nil
-        } catch {
-            failed = true
-            return .malformed(file: name, offset: lines.lineOffset, reason: "read error: \(error.localizedDescription)")
-        }
-    }
-
+/// The JSON Lines message format: one object a line with `text` and optionally `id`,
+/// `sender`, `subject`, `received_at` (ISO 8601) and `channel` (`email`, `sms`, `push`).
+/// Other keys are ignored. A line without an id gets `FILE:LINE` as its id. Lines are
+/// split by `InputReader`; this decodes one.
+public enum JSONLinesMessageReader {
     /// Decodes one line. `line` is the 1-based line number, used as the record's offset.
     public static func record(from bytes: ArraySlice<UInt8>, file: String, line: Int) -> InputRecord {
         let object: Any
