@@ -21,7 +21,10 @@ public struct CompiledRuleSet: Sendable {
 }
 
 /// One bank's compiled rules.
-public struct CompiledBank: Sendable {
+///
+/// A class, though immutable like a value: a struct holding the bank's rules as written and
+/// its patterns was copied, reference by reference, each time a message reached the bank.
+public final class CompiledBank: Sendable {
     /// The bank's id.
     public let id: String
     /// Its rules as written.
@@ -36,6 +39,17 @@ public struct CompiledBank: Sendable {
     public let parsers: [CompiledParser]
     /// Normalization defaults taken from the bank file.
     let defaults: BankDefaults
+
+    init(id: String, rules: BankRules, subjects: [Pattern], detect: [Pattern], ignore: [(id: String, pattern: Pattern)],
+         parsers: [CompiledParser], defaults: BankDefaults) {
+        self.id = id
+        self.rules = rules
+        self.subjects = subjects
+        self.detect = detect
+        self.ignore = ignore
+        self.parsers = parsers
+        self.defaults = defaults
+    }
 }
 
 /// The bank-wide settings normalizers need.
@@ -48,7 +62,10 @@ struct BankDefaults: Sendable {
 }
 
 /// One parser, compiled.
-public struct CompiledParser: Sendable {
+///
+/// A class for the same reason as `CompiledBank`: every message that reaches the parser
+/// would otherwise copy its rule as written, reference by reference.
+public final class CompiledParser: Sendable {
     /// The parser's id.
     public let id: String
     /// Its bank's id.
@@ -63,6 +80,17 @@ public struct CompiledParser: Sendable {
     let date: DateNormalizer
     /// Constant field values (`fields: {currency: {value: USD}}`).
     let constants: [FieldName: String]
+
+    init(id: String, bankID: String, rule: ParserRule, matcher: FieldMatcher, amount: AmountNormalizer,
+         date: DateNormalizer, constants: [FieldName: String]) {
+        self.id = id
+        self.bankID = bankID
+        self.rule = rule
+        self.matcher = matcher
+        self.amount = amount
+        self.date = date
+        self.constants = constants
+    }
 }
 
 /// How a parser finds its fields in a message.

@@ -38,7 +38,17 @@ public struct RuleEngine: Sendable {
 
         /// Parses one message: route, ignore, match, normalize.
         public func parse(_ message: Message) -> ParseOutcome {
-            let route = self.route(message)
+            parse(message, route: route(message))
+        }
+
+        /// `parse(_:)` with the sender already routed: `senderBanks` is `banks(forSender:)` of
+        /// the message's sender, as the reading thread of a batch looked it up to decide
+        /// whether to decode the body; the lookup (hashing the sender) is not done twice.
+        package func parse(_ message: Message, senderBanks: [Int]) -> ParseOutcome {
+            parse(message, route: senderBanks.isEmpty ? route(message) : (senderBanks, true))
+        }
+
+        private func parse(_ message: Message, route: (banks: [Int], bySender: Bool)) -> ParseOutcome {
             for bankIndex in route.banks {
                 if let outcome = parse(message, bank: rules.banks[bankIndex], routedBySender: route.bySender) {
                     return outcome
@@ -71,7 +81,8 @@ public struct RuleEngine: Sendable {
             !banks(forSender: sender).isEmpty
         }
 
-        func banks(forSender sender: String) -> [Int] {
+        /// Indices (into `rules.banks`) of the banks whose `senders` name this sender, in bank order.
+        package func banks(forSender sender: String) -> [Int] {
             if let known = senderCache[sender] { return known }
             let banks = rules.router.banks(forSender: sender)
             if senderCache.count >= Self.senderCacheLimit { senderCache.removeAll(keepingCapacity: true) }
@@ -119,13 +130,19 @@ public struct RuleEngine: Sendable {
                 case .failure(let error):
                     return .matchLimit(rule: parser.id, error: error)
                 case .success(let raw?):
-                    return TransactionBuilder(parser: parser, defaults: bank.defaults)
-                        .build(raw: raw, message: message, routedBySender: routedBySender)
+                    return TransactionBuilder.build(parser: parser, defaults: bank.defaults, raw: raw,
+                                                    message: message, routedBySender: routedBySender)
                 case .success(nil):
                     continue
                 }
             }
             return nil
+        }
+
+        /// `text.utf8Slice(range)`, reading the bytes in place: `utf8Slice` copies the string to
+        /// reach them (a retain and a release), for every field of every message.
+        private static func slice(_ text: String, _ range: Range<Int>) -> String {
+            text.withUTF8Bytes { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) }
         }
 
         /// The raw text of each field the parser finds, or nil when it does not match.
@@ -137,7 +154,7 @@ public struct RuleEngine: Sendable {
                     var raw = FieldValues()
                     for (field, numbers) in groups {
                         if let range = numbers.lazy.compactMap({ match[$0] }).first {
-                            raw[field] = text.utf8Slice(range)
+                            raw[field] = Self.slice(text, range)
                         }
                     }
                     return .success(raw)
@@ -147,7 +164,7 @@ public struct RuleEngine: Sendable {
                     for (name, pattern, group) in fields {
                         if let match = try pattern.firstMatch(in: text, scratch: scratch),
                            let range = match[group] ?? match[0] {
-                            raw[name] = text.utf8Slice(range)
+                            raw[name] = Self.slice(text, range)
                         }
                     }
                     // Without a gate, a per-field parser matches only if it finds an amount.

@@ -2,10 +2,7 @@ import Foundation
 import SpendlexRules
 
 /// Normalizes one parser's raw captures into a `Transaction`, scoring its confidence.
-struct TransactionBuilder {
-    let parser: CompiledParser
-    let defaults: BankDefaults
-
+enum TransactionBuilder {
     /// Confidence lost for each weakness of a parse; a record under `reviewThreshold` is `review`.
     enum Penalty {
         static let perFieldParser = 0.05
@@ -18,17 +15,24 @@ struct TransactionBuilder {
     }
     static let reviewThreshold = 0.7
 
-    func build(raw: FieldValues, message: Message, routedBySender: Bool) -> ParseOutcome {
-        let rule = parser.rule
+    static func build(parser: CompiledParser, defaults: BankDefaults, raw: FieldValues, message: Message,
+                      routedBySender: Bool) -> ParseOutcome {
         var confidence = 1.0
         if case .perField = parser.matcher { confidence -= Penalty.perFieldParser }
         if !routedBySender { confidence -= Penalty.routedByText }
-        func value(_ field: FieldName) -> String? { raw[field] ?? parser.constants[field] }
+        let hasConstants = !parser.constants.isEmpty
+        func value(_ field: FieldName) -> String? {
+            raw[field] ?? (hasConstants ? parser.constants[field] : nil)
+        }
 
-        // Amount: required; a malformed one makes the message an error.
-        var amount: ParsedAmount?
+        // Amount: required; a malformed one makes the message an error. Its parts are taken
+        // apart once: each `amount?.part` of an optional struct copied the whole of it.
+        var amount: (value: Decimal, text: String, sign: AmountSign?, currency: String?)?
         if let text = value(.amount) {
-            do { amount = try parser.amount.normalize(text) } catch {
+            do {
+                let parsed = try parser.amount.normalize(text)
+                amount = (parsed.value, parsed.plainString, parsed.sign, parsed.currency)
+            } catch {
                 return .failed(rule: parser.id, field: .amount, error: error)
             }
         }
@@ -72,13 +76,15 @@ struct TransactionBuilder {
         }
 
         var account: Transaction.AccountReference?
-        for (field, type) in [(FieldName.card, "card"), (.account, "account"),
-                              (.last4, rule.accountType ?? (rule.channel == "card" ? "card" : "account"))] {
-            guard account == nil, let text = value(field) else { continue }
-            do { account = .init(type: type, last4: try AccountMask.lastDigits(text)) } catch {
+        func readAccount(_ field: FieldName, type: @autoclosure () -> String) {
+            guard account == nil, let text = value(field) else { return }
+            do { account = .init(type: type(), last4: try AccountMask.lastDigits(text)) } catch {
                 confidence -= Penalty.badOptionalField
             }
         }
+        readAccount(.card, type: "card")
+        readAccount(.account, type: "account")
+        readAccount(.last4, type: parser.rule.accountType ?? (parser.rule.channel == "card" ? "card" : "account"))
 
         var balance: String?
         if let text = value(.balance) {
@@ -88,9 +94,9 @@ struct TransactionBuilder {
         }
 
         let reference = value(.reference).map { CardNumberMasker.mask(Self.collapsingWhitespace($0)) }
-        let channel = value(.channel)?.lowercased() ?? rule.channel
+        let channel = value(.channel)?.lowercased() ?? parser.rule.channel
 
-        var direction = rule.direction?.value
+        var direction = parser.rule.direction?.value
         if let word = value(.direction) { direction = Self.direction(ofWord: word) ?? direction }
         if direction == nil {
             switch amount?.sign {
@@ -103,17 +109,26 @@ struct TransactionBuilder {
         confidence = max(0, min(1, (confidence * 100).rounded() / 100))
         let status: Transaction.Status = amount == nil ? .pending
             : confidence < Self.reviewThreshold ? .review : .ok
-        let amountText = amount?.plainString
-        let key = StableHash.hex(parts: [message.id, parser.id, amountText ?? "", date?.description ?? "",
-                                       time?.description ?? "", account?.last4 ?? ""])
+        let amountText = amount?.text
+        // StableHash.hex(parts: [message.id, parser.id, amountText ?? "", date?.description ?? "",
+        // time?.description ?? "", account?.last4 ?? ""]), without the array and the strings.
+        var key = StableHash.FNV1a()
+        key.combine(part: message.id)
+        key.combine(part: parser.id)
+        key.combine(part: amountText ?? "")
+        key.startPart()
+        date?.withISOBytes { key.combine($0) }
+        key.startPart()
+        time?.withISOBytes { key.combine($0) }
+        key.combine(part: account?.last4 ?? "")
         return .transaction(Transaction(
             messageID: message.id, messageChannel: message.channel, sender: message.sender,
             receivedAt: message.receivedAt, file: message.file, offset: message.offset,
-            rule: parser.id, bank: parser.bankID, direction: direction, kind: rule.kind?.value,
+            rule: parser.id, bank: parser.bankID, direction: direction, kind: parser.rule.kind?.value,
             amount: amount?.value, amountText: amountText, currency: currency, date: date, time: time,
             merchant: merchant, account: account, balance: balance, reference: reference, channel: channel,
             category: nil, subcategory: nil, confidence: confidence, status: status,
-            idempotencyKey: key, duplicateOf: nil))
+            idempotencyKey: key.hex, duplicateOf: nil))
     }
 
     /// "debited", "Spent", "CR" → a direction.
@@ -141,7 +156,19 @@ struct TransactionBuilder {
                 LocalTime(hour: inDay / 3600, minute: inDay / 60 % 60, second: inDay % 60))
     }
 
+    /// Whitespace runs (Unicode `White_Space`, by `Character`) as single spaces, trimmed.
     static func collapsingWhitespace(_ text: String) -> String {
-        text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        let bytes = text.utf8
+        guard bytes.allSatisfy({ $0 < 0x80 }) else {
+            return text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        }
+        // ASCII: every byte is a character (CR LF aside, whitespace either way), so splitting the
+        // bytes gives the same words without `Character` iteration; most references need nothing.
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || (byte >= 0x09 && byte <= 0x0D) }
+        if let first = bytes.first, let last = bytes.last, !isSpace(first), !isSpace(last),
+           !zip(bytes, bytes.dropFirst()).contains(where: { isSpace($0) && ($0 != 0x20 || isSpace($1)) }) {
+            return text
+        }
+        return String(decoding: Array(Array(bytes).split(whereSeparator: isSpace).joined(separator: [0x20])), as: UTF8.self)
     }
 }

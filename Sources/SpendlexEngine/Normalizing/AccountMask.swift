@@ -9,7 +9,11 @@ public enum AccountMask {
     /// has 15 digits (Amex) and its last 4 otherwise; any other run longer than 5 keeps its last 4.
     /// Fewer than 3 digits throws `account.invalid`. Never returns more than 5 digits.
     public static func lastDigits(_ raw: String) throws(FieldError) -> String {
-        let bytes = Array(raw.utf8)
+        try raw.withUTF8Bytes { bytes throws(FieldError) in try lastDigits(utf8: bytes, raw: raw) }
+    }
+
+    /// `lastDigits` on the UTF-8 bytes of `raw`, without copying them into an array.
+    private static func lastDigits(utf8 bytes: UnsafeBufferPointer<UInt8>, raw: String) throws(FieldError) -> String {
         guard let last = bytes.lastIndex(where: isDigit) else {
             throw FieldError(.accountInvalid, "\"\(raw)\" has no digits")
         }
@@ -37,13 +41,18 @@ public enum AccountMask {
             keep = tailLength <= 5 ? tailLength : 4
         }
         // `keep` <= 4 or 5 digits; for a grouped number they may span a separator.
-        var digits: [UInt8] = []
-        var index = last
-        while digits.count < keep {
-            if isDigit(bytes[index]) { digits.append(bytes[index]) }
-            index -= 1
+        return String(unsafeUninitializedCapacity: keep) { digits in
+            var filled = 0
+            var index = last
+            while filled < keep {
+                if isDigit(bytes[index]) {
+                    digits[keep - 1 - filled] = bytes[index]
+                    filled += 1
+                }
+                index -= 1
+            }
+            return keep
         }
-        return String(decoding: digits.reversed(), as: UTF8.self)
     }
 
     private static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }

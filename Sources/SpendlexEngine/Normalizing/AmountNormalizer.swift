@@ -3,7 +3,7 @@ import Foundation
 /// Reads a captured amount as banks write it ("Rs.1,24,560.00", "1.234,56 €", "(12.00)",
 /// "1,000.00 CR", "Rp 50.000") into an exact `Decimal` with its sign and currency.
 ///
-/// A hand-written scanner over Unicode scalars: no regular expression, no `Double`.
+/// A hand-written scanner over the UTF-8 bytes: no regular expression, no `Double`.
 public struct AmountNormalizer: Sendable {
     /// Which character separates the decimals.
     public enum DecimalMark: String, Sendable {
@@ -28,60 +28,87 @@ public struct AmountNormalizer: Sendable {
     public init(decimalMark: DecimalMark = .auto, country: String? = nil) {
         self.decimalMark = decimalMark
         self.country = country
+        if let country, let local = CurrencyNormalizer.defaultCode(forCountry: country) {
+            countryHasThreeDecimals = CurrencyNormalizer.hasThreeDecimals(local)
+        } else {
+            countryHasThreeDecimals = false
+        }
     }
+
+    /// Whether the currency of `country` has 3 decimals: decided once, not per amount.
+    private let countryHasThreeDecimals: Bool
 
     /// Parses `raw`; throws `amount.invalid` for empty text, text without digits, nonsense grouping
     /// (`1.2.3,4,5`), letters inside or around the number that are not a currency or `CR`/`DR`, or two
     /// numbers; throws `currency.unknown` for a three-letter upper-case code that is not ISO 4217.
     public func normalize(_ raw: String) throws(FieldError) -> ParsedAmount {
-        let chars = Array(raw.unicodeScalars)
+        try raw.withUTF8Bytes { bytes throws(FieldError) in try normalize(utf8: bytes, raw: raw) }
+    }
+
+    /// `normalize` on the UTF-8 bytes of `raw`; offsets below are byte offsets, scalars are
+    /// decoded where a non-ASCII one matters (spaces, separators, letters). An array of
+    /// scalars per amount cost more than the rest of the normalization.
+    private func normalize(utf8 chars: UnsafeBufferPointer<UInt8>, raw: String) throws(FieldError) -> ParsedAmount {
+        typealias Text = NormalizingText
         var lower = 0
         var upper = chars.count
-        while lower < upper, NormalizingText.isSpace(chars[lower]) { lower += 1 }
-        while upper > lower, NormalizingText.isSpace(chars[upper - 1]) { upper -= 1 }
+        while lower < upper {
+            let (s, length) = Text.scalar(in: chars, at: lower)
+            guard Text.isSpace(s) else { break }
+            lower += length
+        }
+        while upper > lower {
+            let (s, length) = Text.scalar(in: chars, before: upper)
+            guard Text.isSpace(s) else { break }
+            upper -= length
+        }
         guard lower < upper else { throw Self.invalid(raw, "it is empty") }
 
-        guard var start = (lower..<upper).first(where: { NormalizingText.isDigit(chars[$0]) }) else {
+        guard var start = (lower..<upper).first(where: { Text.isDigit(chars[$0]) }) else {
             throw Self.invalid(raw, "it has no digits")
         }
         // A leading decimal mark (".05", "$.05"), but not the dot closing "Rs." in "Rs.05".
-        if start > lower, chars[start - 1] == "." || chars[start - 1] == "," {
-            let before = start - 2
-            if before < lower || !(NormalizingText.isLetter(chars[before]) || chars[before] == "." || chars[before] == ",") {
-                start -= 1
+        if start > lower, chars[start - 1] == UInt8(ascii: ".") || chars[start - 1] == UInt8(ascii: ",") {
+            let mark = start - 1
+            if mark == lower {
+                start = mark
+            } else {
+                let before = Text.scalar(in: chars, before: mark).scalar
+                if !(Text.isLetter(before) || before == "." || before == ",") { start = mark }
             }
         }
         var end = start
         var i = start
         while i < upper {
-            let c = chars[i]
-            if NormalizingText.isDigit(c) {
+            if Text.isDigit(chars[i]) {
                 i += 1
                 end = i
-            } else if Self.separatorKind(c) != nil, i + 1 < upper, NormalizingText.isDigit(chars[i + 1]) {
-                i += 1
+                continue
+            }
+            let (c, length) = Text.scalar(in: chars, at: i)
+            if Self.separatorKind(c) != nil, i + length < upper, Text.isDigit(chars[i + length]) {
+                i += length
             } else {
                 break
             }
         }
 
         var context = Affixes()
-        try context.read(chars[lower..<start], isPrefix: true, raw: raw, country: country)
-        try context.read(chars[end..<upper], isPrefix: false, raw: raw, country: country)
+        try context.read(UnsafeBufferPointer(rebasing: chars[lower..<start]), isPrefix: true, raw: raw, country: country)
+        try context.read(UnsafeBufferPointer(rebasing: chars[end..<upper]), isPrefix: false, raw: raw, country: country)
         if context.openParen != context.closeParen {
             throw Self.invalid(raw, "its parentheses do not match")
         }
 
         let threeDecimals: Bool
         if let currency = context.currency {
-            threeDecimals = CurrencyNormalizer.minorUnitDigits(of: currency) == 3
-        } else if let country, let local = CurrencyNormalizer.defaultCode(forCountry: country) {
-            threeDecimals = CurrencyNormalizer.minorUnitDigits(of: local) == 3
+            threeDecimals = CurrencyNormalizer.hasThreeDecimals(currency)
         } else {
-            threeDecimals = false
+            threeDecimals = countryHasThreeDecimals
         }
 
-        let (value, fractionDigits, plain) = try readNumber(chars[start..<end], threeDecimals: threeDecimals, raw: raw)
+        let (value, fractionDigits, plain) = try readNumber(UnsafeBufferPointer(rebasing: chars[start..<end]),
+                                                            threeDecimals: threeDecimals, raw: raw)
         var amount = ParsedAmount(value: value, sign: context.sign, currency: context.currency,
                                   fractionDigits: fractionDigits)
         amount.plainText = plain
@@ -103,31 +130,42 @@ public struct AmountNormalizer: Sendable {
         }
     }
 
+    /// A run of digits (byte offsets into the number's span, digits being ASCII) and the
+    /// separator that follows it, if any.
+    private struct DigitGroup {
+        var digits: Range<Int>
+        var separator: SeparatorKind?
+        var count: Int { digits.count }
+    }
+
     /// Digit groups and the single separators between them; `span` starts with a digit or a leading
     /// decimal mark and ends with a digit.
-    private func readNumber(_ span: ArraySlice<Unicode.Scalar>, threeDecimals: Bool, raw: String)
+    private func readNumber(_ span: UnsafeBufferPointer<UInt8>, threeDecimals: Bool, raw: String)
         throws(FieldError) -> (Decimal, Int, String)
     {
-        var groups: [Range<Int>] = []
-        var separators: [SeparatorKind] = []
+        var groups: [DigitGroup] = []
+        groups.reserveCapacity(8)
         var leading: SeparatorKind?
         var groupStart: Int?
-        for index in span.indices {
-            let c = span[index]
-            if NormalizingText.isDigit(c) {
+        var index = 0
+        while index < span.count {
+            if NormalizingText.isDigit(span[index]) {
                 if groupStart == nil { groupStart = index }
-            } else {
-                let kind = Self.separatorKind(c)!
-                if let begin = groupStart {
-                    groups.append(begin..<index)
-                    separators.append(kind)
-                    groupStart = nil
-                } else {
-                    leading = kind
-                }
+                index += 1
+                continue
             }
+            let (c, length) = NormalizingText.scalar(in: span, at: index)
+            let kind = Self.separatorKind(c)!
+            if let begin = groupStart {
+                groups.append(DigitGroup(digits: begin..<index, separator: kind))
+                groupStart = nil
+            } else {
+                leading = kind
+            }
+            index += length
         }
-        groups.append(groupStart!..<span.endIndex)
+        groups.append(DigitGroup(digits: groupStart!..<span.count, separator: nil))
+        let separatorCount = groups.count - 1
 
         // Index of the group holding the decimals, if any.
         var fractionGroup: Int?
@@ -138,20 +176,19 @@ public struct AmountNormalizer: Sendable {
             case .point: allowed = leading == .point
             case .comma: allowed = leading == .comma
             }
-            guard allowed, separators.isEmpty else { throw Self.invalid(raw, "it starts with a separator") }
+            guard allowed, separatorCount == 0 else { throw Self.invalid(raw, "it starts with a separator") }
             fractionGroup = 0
-        } else if let mark = decimalMarkIndex(span, groups: groups, separators: separators, threeDecimals: threeDecimals) {
-            guard mark == separators.count - 1 else {
+        } else if let mark = decimalMarkIndex(span, groups: groups, threeDecimals: threeDecimals) {
+            guard mark == separatorCount - 1 else {
                 throw Self.invalid(raw, "digit grouping follows the decimal mark")
             }
             fractionGroup = mark + 1
         }
 
-        let integerGroups = fractionGroup.map { groups[..<$0] } ?? groups[...]
+        let integerGroups = groups[..<(fractionGroup ?? groups.count)]
         if integerGroups.count > 1 {
-            let groupSeparators = separators[..<(integerGroups.count - 1)]
-            let kind = groupSeparators.first!
-            guard groupSeparators.allSatisfy({ $0 == kind }) else {
+            let kind = integerGroups.first!.separator
+            guard integerGroups.dropLast().allSatisfy({ $0.separator == kind }) else {
                 throw Self.invalid(raw, "it mixes grouping separators")
             }
             let middle = integerGroups.dropFirst().dropLast()
@@ -166,45 +203,65 @@ public struct AmountNormalizer: Sendable {
         }
 
         var digits = 0
-        // The plain text ("124560.00") is built alongside: formatting a Decimal back is slow.
-        var plain: [UInt8] = []
-        plain.reserveCapacity(24)
-        let fractionStart = fractionGroup.map { groups[$0].lowerBound }
-        var significand = Decimal(0)
+        let fractionStart = fractionGroup.map { groups[$0].digits.lowerBound }
+        var significand: Decimal?
         var chunk: UInt64 = 0
         var chunkLength = 0
         for group in groups {
-            for index in group {
-                if index == fractionStart {
-                    if plain.isEmpty { plain.append(UInt8(ascii: "0")) }
-                    plain.append(UInt8(ascii: "."))
-                }
-                let digit = NormalizingText.digitValue(span[index])
-                if !(plain.isEmpty && digit == 0) { plain.append(UInt8(ascii: "0") + UInt8(digit)) }
-                chunk = chunk * 10 + UInt64(digit)
+            for index in group.digits {
+                chunk = chunk * 10 + UInt64(span[index] &- UInt8(ascii: "0"))
                 chunkLength += 1
                 digits += 1
                 if chunkLength == 18 {
-                    significand = significand * Self.powerOfTen(18) + Decimal(chunk)
+                    significand = Self.appending(chunk, length: 18, to: significand)
                     chunk = 0
                     chunkLength = 0
                 }
             }
         }
         guard digits <= 34 else { throw Self.invalid(raw, "it has more than 34 digits") }
-        if chunkLength > 0 {
-            significand = significand * Self.powerOfTen(chunkLength) + Decimal(chunk)
+        if chunkLength > 0 || significand == nil {
+            significand = Self.appending(chunk, length: chunkLength, to: significand)
         }
         let fractionDigits = fractionGroup.map { groups[$0].count } ?? 0
-        if plain.isEmpty { plain.append(UInt8(ascii: "0")) }
-        return (Decimal(sign: .plus, exponent: -fractionDigits, significand: significand), fractionDigits,
-                String(decoding: plain, as: UTF8.self))
+        // The plain text ("124560.00") is written from the digits: formatting a Decimal back is slow.
+        let plain = String(unsafeUninitializedCapacity: digits + 2) { out in
+            var count = 0
+            for group in groups {
+                for index in group.digits {
+                    if index == fractionStart {
+                        if count == 0 {
+                            out[count] = UInt8(ascii: "0")
+                            count += 1
+                        }
+                        out[count] = UInt8(ascii: ".")
+                        count += 1
+                    }
+                    // Leading zeros of the integer part are dropped.
+                    if count == 0 && span[index] == UInt8(ascii: "0") { continue }
+                    out[count] = span[index]
+                    count += 1
+                }
+            }
+            if count == 0 {
+                out[count] = UInt8(ascii: "0")
+                count += 1
+            }
+            return count
+        }
+        return (Decimal(sign: .plus, exponent: -fractionDigits, significand: significand!), fractionDigits, plain)
     }
 
-    /// Which separator (index into `separators`) is the decimal mark, or nil when all of them group.
-    private func decimalMarkIndex(
-        _ span: ArraySlice<Unicode.Scalar>, groups: [Range<Int>], separators: [SeparatorKind], threeDecimals: Bool
-    ) -> Int? {
+    /// `significand * 10^length + chunk`. The first chunk is the whole value for amounts of up to
+    /// 18 digits, and `Decimal(chunk)` is the same value, byte for byte, without two Decimal operations.
+    private static func appending(_ chunk: UInt64, length: Int, to significand: Decimal?) -> Decimal {
+        guard let significand else { return Decimal(chunk) }
+        return significand * Self.powerOfTen(length) + Decimal(chunk)
+    }
+
+    /// Which separator (index of the group it follows) is the decimal mark, or nil when all of them group.
+    private func decimalMarkIndex(_ span: UnsafeBufferPointer<UInt8>, groups: [DigitGroup], threeDecimals: Bool) -> Int? {
+        let separators = groups.lazy.map(\.separator)
         let lastPoint = separators.lastIndex(of: .point)
         let lastComma = separators.lastIndex(of: .comma)
         switch decimalMark {
@@ -215,12 +272,12 @@ public struct AmountNormalizer: Sendable {
         case .auto:
             if let lastPoint, let lastComma { return max(lastPoint, lastComma) }
             guard let mark = lastPoint ?? lastComma else { return nil }
-            let kind = separators[mark]
-            if separators.lazy.filter({ $0 == kind }).count > 1 { return nil }
+            let kind = groups[mark].separator
+            if separators.filter({ $0 == kind }).count > 1 { return nil }
             // "0.500" and "0,750" are fractions: grouping never leaves a lone zero in front.
-            let integerIsZero = mark == 0 && groups[0].allSatisfy { span[$0] == "0" }
+            let integerIsZero = mark == 0 && groups[0].digits.allSatisfy { span[$0] == UInt8(ascii: "0") }
             let otherGrouping = separators.contains(.space) || separators.contains(.apostrophe)
-            if mark == separators.count - 1, groups[mark + 1].count == 3,
+            if mark == groups.count - 2, groups[mark + 1].count == 3,
                !threeDecimals, !integerIsZero, !otherGrouping {
                 return nil
             }
@@ -245,56 +302,58 @@ private struct Affixes {
     var closeParen = false
     var currency: String?
 
-    mutating func read(_ text: ArraySlice<Unicode.Scalar>, isPrefix: Bool, raw: String, country: String?)
+    /// Reads a prefix or suffix given as UTF-8 bytes.
+    mutating func read(_ text: UnsafeBufferPointer<UInt8>, isPrefix: Bool, raw: String, country: String?)
         throws(FieldError)
     {
-        var i = text.startIndex
-        let end = text.endIndex
+        var i = 0
+        let end = text.count
         while i < end {
-            let c = text[i]
+            let (c, length) = NormalizingText.scalar(in: text, at: i)
             if NormalizingText.isSpace(c) {
-                i += 1
+                i += length
                 continue
             }
             if NormalizingText.isDigit(c) {
                 throw AmountNormalizer.invalid(raw, "it holds more than one number")
             }
             switch c {
-            case "/" where !isPrefix && i + 1 < end && text[i + 1] == "-":
+            case "/" where !isPrefix && i + 1 < end && text[i + 1] == UInt8(ascii: "-"):
                 i += 2  // Indian "Rs. 500/-": the amount is whole.
                 continue
             case "-", "\u{2212}":
                 try setSign(.negative, raw)
-                i += 1
+                i += length
                 continue
             case "+":
                 // An explicit plus is accepted and gives no sign.
                 signCount += 1
                 guard signCount == 1 else { throw AmountNormalizer.invalid(raw, "it has two signs") }
-                i += 1
+                i += length
                 continue
             case "(":
                 guard isPrefix, !openParen else { throw AmountNormalizer.invalid(raw, "its parentheses do not match") }
                 openParen = true
                 try setSign(.negative, raw)
-                i += 1
+                i += length
                 continue
             case ")":
                 guard !isPrefix, !closeParen else { throw AmountNormalizer.invalid(raw, "its parentheses do not match") }
                 closeParen = true
-                i += 1
+                i += length
                 continue
             default:
                 break
             }
             var j = i
             while j < end {
-                let d = text[j]
+                let (d, dLength) = NormalizingText.scalar(in: text, at: j)
                 if NormalizingText.isSpace(d) || NormalizingText.isDigit(d) { break }
                 if d == "-" || d == "\u{2212}" || d == "+" || d == "(" || d == ")" { break }
-                j += 1
+                j += dLength
             }
-            try readWord(text[i..<j], raw: raw, country: country)
+            try readWord(String(decoding: UnsafeBufferPointer(rebasing: text[i..<j]), as: UTF8.self),
+                         raw: raw, country: country)
             i = j
         }
     }
@@ -305,14 +364,13 @@ private struct Affixes {
         sign = newSign
     }
 
-    private mutating func readWord(_ word: ArraySlice<Unicode.Scalar>, raw: String, country: String?) throws(FieldError) {
-        let text = String(String.UnicodeScalarView(word))
+    private mutating func readWord(_ text: String, raw: String, country: String?) throws(FieldError) {
         if text == "." { return }  // sentence period or a dot standing apart from "Rs"
-        var letters = word
+        var letters = text.unicodeScalars[...]
         if letters.last == "." { letters = letters.dropLast() }
         if letters.count == 2 {
             let a = letters[letters.startIndex].properties.uppercaseMapping
-            let b = letters[letters.startIndex + 1].properties.uppercaseMapping
+            let b = letters[letters.index(after: letters.startIndex)].properties.uppercaseMapping
             if b == "R", a == "C" || a == "D" {
                 try setSign(a == "C" ? .credit : .debit, raw)
                 return

@@ -7,8 +7,7 @@ public enum CardNumberMasker {
     /// 1111") the first consecutive groups that form a valid number are masked. Other text is unchanged,
     /// and the input itself is returned when there is nothing to mask.
     public static func mask(_ text: String) -> String {
-        var source = text
-        let result: [UInt8]? = source.withUTF8 { bytes -> [UInt8]? in
+        let result: [UInt8]? = text.withUTF8Bytes { bytes -> [UInt8]? in
             var output: [UInt8]?
             var copied = 0
             var i = 0

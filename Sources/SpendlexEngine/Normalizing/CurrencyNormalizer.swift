@@ -36,7 +36,7 @@ public enum CurrencyNormalizer {
     /// Number of minor-unit digits of a currency: 3 for BHD, KWD, OMR, JOD, TND, IQD, LYD; 0 for JPY,
     /// KRW, VND, CLP, …; 2 otherwise.
     public static func minorUnitDigits(of code: String) -> Int {
-        if threeDecimalCodes.contains(code) { return 3 }
+        if hasThreeDecimals(code) { return 3 }
         if zeroDecimalCodes.contains(code) { return 0 }
         return 2
     }
@@ -154,7 +154,14 @@ public enum CurrencyNormalizer {
         "SBD", "BND", "XCD", "TOP", "WST",
     ]
 
-    private static let threeDecimalCodes: Set<String> = ["BHD", "KWD", "OMR", "JOD", "TND", "IQD", "LYD"]
+    /// Whether the currency has 3 minor-unit digits (BHD, KWD, OMR, JOD, TND, IQD, LYD). A switch
+    /// of short-string comparisons: hashing into a set showed up for every amount.
+    static func hasThreeDecimals(_ code: String) -> Bool {
+        switch code {
+        case "BHD", "KWD", "OMR", "JOD", "TND", "IQD", "LYD": true
+        default: false
+        }
+    }
 
     private static let zeroDecimalCodes: Set<String> = [
         "BIF", "CLP", "DJF", "GNF", "ISK", "JPY", "KMF", "KRW", "PYG", "RWF", "UGX", "VND", "VUV",

@@ -1,8 +1,8 @@
 /// Reads a captured date ("02-05-26", "29-JUN-26", "May 2, 2026", "2 de mayo de 2026", "02.05.")
 /// into a `LocalDate`, with a fixed format or by detecting the form.
 ///
-/// A hand-written scanner over Unicode scalars: no regular expression, no `DateFormatter`, no
-/// calendar or time zone. Dates are never rolled over: `31-02-2026` is an error, not 3 March.
+/// A hand-written scanner over Unicode scalars (UTF-8 bytes for detected forms): no regular
+/// expression, no `DateFormatter`, no calendar or time zone. Dates are never rolled over: `31-02-2026` is an error, not 3 March.
 public struct DateNormalizer: Sendable {
     /// The format given at creation, nil when the form is detected per date.
     public let format: String?
@@ -30,12 +30,11 @@ public struct DateNormalizer: Sendable {
     /// Throws `date.nonexistent` for a day that does not exist (`31-02-2026`, `29-02-2025`) and
     /// `date.invalid` for anything else unreadable, including a date without year and no reference.
     public func normalize(_ raw: String, reference: LocalDate?) throws(FieldError) -> LocalDate {
-        let chars = Array(raw.unicodeScalars)
         let parts: Parts
         if let pattern {
-            parts = try Self.match(chars, pattern, raw: raw)
+            parts = try Self.match(Array(raw.unicodeScalars), pattern, raw: raw)
         } else {
-            parts = try detect(chars, raw: raw)
+            parts = try raw.withUTF8Bytes { bytes throws(FieldError) in try detect(bytes, raw: raw) }
         }
         return try Self.resolve(parts, reference: reference, raw: raw)
     }
@@ -205,11 +204,14 @@ public struct DateNormalizer: Sendable {
         case monthOrWeekday(Int)
     }
 
-    /// Lexes `chars` into numbers and month names, dropping weekdays and filler words ("de", "of"),
-    /// and remembers the separator written between consecutive items.
-    private func detect(_ chars: [Unicode.Scalar], raw: String) throws(FieldError) -> Parts {
+    /// Lexes `chars` (UTF-8) into numbers and month names, dropping weekdays and filler words ("de",
+    /// "of"), and remembers the separator written between consecutive items. Works on the bytes, as
+    /// this runs for every transaction: digits and separators are ASCII, words are decoded as needed.
+    private func detect(_ chars: UnsafeBufferPointer<UInt8>, raw: String) throws(FieldError) -> Parts {
         var items: [Item] = []
+        items.reserveCapacity(4)
         var separators: [Unicode.Scalar] = []  // separators[k] sits between items[k] and items[k + 1]
+        separators.reserveCapacity(4)
         var pendingSeparator: Unicode.Scalar?
         var i = 0
         func push(_ item: Item) {
@@ -218,12 +220,11 @@ public struct DateNormalizer: Sendable {
             pendingSeparator = nil
         }
         while i < chars.count {
-            let c = chars[i]
-            if NormalizingText.isDigit(c) {
+            if NormalizingText.isDigit(chars[i]) {
                 var value = 0
                 var count = 0
                 while i < chars.count, NormalizingText.isDigit(chars[i]) {
-                    if count < 9 { value = value * 10 + NormalizingText.digitValue(chars[i]) }
+                    if count < 9 { value = value * 10 + Int(chars[i] &- 0x30) }
                     count += 1
                     i += 1
                 }
@@ -231,39 +232,53 @@ public struct DateNormalizer: Sendable {
                 // An ordinal suffix written against the number: "2nd", "1st", "1er", "2º".
                 var ordinal = false
                 var j = i
-                while j < chars.count, NormalizingText.isLetter(chars[j]) { j += 1 }
-                if j > i, Self.ordinalSuffixes.contains(NormalizingText.foldedLowercase(chars[i..<j])) {
+                while j < chars.count {
+                    let (d, length) = NormalizingText.scalar(in: chars, at: j)
+                    guard NormalizingText.isLetter(d) else { break }
+                    j += length
+                }
+                if j > i, Self.ordinalSuffixes.contains(Self.folded(chars, i..<j)) {
                     ordinal = true
                     i = j
                 }
                 push(.number(value: value, digits: count, ordinal: ordinal))
-            } else if Self.cjkDateMarks.contains(c) {
+                continue
+            }
+            let (c, length) = NormalizingText.scalar(in: chars, at: i)
+            if Self.isCJKDateMark(c) {
                 pendingSeparator = pendingSeparator ?? c
-                i += 1
+                i += length
             } else if NormalizingText.isLetter(c) {
                 let start = i
                 var j = i
-                while j < chars.count, NormalizingText.isLetter(chars[j]), !Self.cjkDateMarks.contains(chars[j]) { j += 1 }
-                let word = NormalizingText.foldedLowercase(chars[start..<j])
+                while j < chars.count {
+                    let (d, dLength) = NormalizingText.scalar(in: chars, at: j)
+                    guard NormalizingText.isLetter(d), !Self.isCJKDateMark(d) else { break }
+                    j += dLength
+                }
+                let word = Self.folded(chars, start..<j)
                 i = j
                 if let month = Self.monthNumbers[word] {
                     push(Self.ambiguousWeekdays.contains(word) ? .monthOrWeekday(month) : .month(month))
                 } else if Self.weekdayNames.contains(word) || Self.fillerWords.contains(word) {
                     continue
                 } else {
-                    throw Self.invalid(raw, "\"\(String(String.UnicodeScalarView(chars[start..<j])))\" is not a month, weekday or date word")
+                    let written = String(decoding: UnsafeBufferPointer(rebasing: chars[start..<j]), as: UTF8.self)
+                    throw Self.invalid(raw, "\"\(written)\" is not a month, weekday or date word")
                 }
             } else if NormalizingText.isSpace(c) {
-                i += 1
+                i += length
             } else if c == "-" || c == "/" || c == "." || c == "," || c == "(" || c == ")" || c == "\u{2010}" || c == "\u{2013}" {
                 if pendingSeparator == nil || pendingSeparator == " " { pendingSeparator = c }
-                i += 1
+                i += length
             } else {
                 throw Self.invalid(raw, "unexpected \"\(c)\"")
             }
         }
 
         // "mar" is Tuesday when another word already names the month, March otherwise.
+        let hasMonthOrWeekday = items.contains { if case .monthOrWeekday = $0 { return true } else { return false } }
+        guard hasMonthOrWeekday else { return try interpret(items, separators, raw: raw) }
         let hasMonth = items.contains { if case .month = $0 { return true } else { return false } }
         var significant: [Item] = []
         var significantSeparators: [Unicode.Scalar] = []
@@ -279,6 +294,16 @@ public struct DateNormalizer: Sendable {
             significant.append(kept)
         }
         return try interpret(significant, significantSeparators, raw: raw)
+    }
+
+    /// The word at `range` of UTF-8, folded like `NormalizingText.foldedLowercase`; ASCII words
+    /// (most month names as banks write them) without building a scalar view.
+    private static func folded(_ chars: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+        let word = UnsafeBufferPointer(rebasing: chars[range])
+        if word.allSatisfy({ $0 < 0x80 }) {
+            return NormalizingText.asciiLowercased(word)
+        }
+        return NormalizingText.foldedLowercase(String(decoding: word, as: UTF8.self).unicodeScalars)
     }
 
     private func interpret(_ items: [Item], _ separators: [Unicode.Scalar], raw: String) throws(FieldError) -> Parts {
@@ -302,7 +327,7 @@ public struct DateNormalizer: Sendable {
             return Parts(day: v % 100, month: (v / 100) % 100, year: .full(v / 10000))
         case (3, .number(let a, let ad, let ao)?, .number(let b, let bd, let bo)?, .number(let c, let cd, let co)?):
             let s1 = separators[0], s2 = separators[1]
-            if !Self.cjkDateMarks.contains(s1), !Self.cjkDateMarks.contains(s2), s1 != s2 {
+            if !Self.isCJKDateMark(s1), !Self.isCJKDateMark(s2), s1 != s2 {
                 throw Self.invalid(raw, "its separators \"\(s1)\" and \"\(s2)\" differ")
             }
             if ad == 4 {
@@ -348,6 +373,12 @@ public struct DateNormalizer: Sendable {
         }
     }
 
-    /// 年 月 日 and 년 월 일 read as separators: "2026年5月2日".
-    private static let cjkDateMarks: Set<Unicode.Scalar> = ["年", "月", "日", "년", "월", "일"]
+    /// 年 月 日 and 년 월 일, read as separators: "2026年5月2日". A switch, not a set: this is
+    /// asked for every character `detect` reads.
+    private static func isCJKDateMark(_ c: Unicode.Scalar) -> Bool {
+        switch c {
+        case "年", "月", "日", "년", "월", "일": true
+        default: false
+        }
+    }
 }

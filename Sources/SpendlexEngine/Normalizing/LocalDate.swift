@@ -57,7 +57,29 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
 
     /// ISO 8601 calendar date, "2026-05-02".
     public var description: String {
-        Self.padded(year, 4) + "-" + Self.padded(month, 2) + "-" + Self.padded(day, 2)
+        withISOBytes { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Calls `body` with `description` as UTF-8 bytes on the stack: string concatenation per
+    /// field showed up in profiles of the output path. Years are 1...9999: four digits.
+    func withISOBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 10) { buffer in
+            Self.writeDigits(year, to: UnsafeMutableBufferPointer(rebasing: buffer[0..<4]))
+            buffer[4] = UInt8(ascii: "-")
+            Self.writeDigits(month, to: UnsafeMutableBufferPointer(rebasing: buffer[5..<7]))
+            buffer[7] = UInt8(ascii: "-")
+            Self.writeDigits(day, to: UnsafeMutableBufferPointer(rebasing: buffer[8..<10]))
+            return body(UnsafeBufferPointer(buffer))
+        }
+    }
+
+    /// Fills `out` with the last `out.count` decimal digits of a non-negative `value`, zero-padded.
+    static func writeDigits(_ value: Int, to out: UnsafeMutableBufferPointer<UInt8>) {
+        var rest = value
+        for index in out.indices.reversed() {
+            out[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+            rest /= 10
+        }
     }
 
     /// Chronological order.

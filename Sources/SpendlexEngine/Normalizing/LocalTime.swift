@@ -18,9 +18,20 @@ public struct LocalTime: Hashable, Sendable, CustomStringConvertible {
 
     /// "22:26:01", or "22:26" when no seconds were written.
     public var description: String {
-        var text = LocalDate.padded(hour, 2) + ":" + LocalDate.padded(minute, 2)
-        if let second { text += ":" + LocalDate.padded(second, 2) }
-        return text
+        withISOBytes { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Calls `body` with `description` as UTF-8 bytes on the stack, for the output path.
+    func withISOBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 8) { buffer in
+            LocalDate.writeDigits(hour, to: UnsafeMutableBufferPointer(rebasing: buffer[0..<2]))
+            buffer[2] = UInt8(ascii: ":")
+            LocalDate.writeDigits(minute, to: UnsafeMutableBufferPointer(rebasing: buffer[3..<5]))
+            guard let second else { return body(UnsafeBufferPointer(rebasing: buffer[0..<5])) }
+            buffer[5] = UInt8(ascii: ":")
+            LocalDate.writeDigits(second, to: UnsafeMutableBufferPointer(rebasing: buffer[6..<8]))
+            return body(UnsafeBufferPointer(buffer))
+        }
     }
 
     /// Seconds since midnight, a missing second counted as 0.

@@ -5,77 +5,189 @@ public enum MerchantNormalizer {
     /// "using", "ref", "Avl", "Avl Bal", "Avl Lmt", "Avl Limit", "Info", any case), repeatedly; a noise
     /// word standing alone is kept. Keeps the merchant's own case: "  CITY REALTY  on " → "CITY REALTY".
     /// Throws `merchant.empty` when nothing is left.
+    ///
+    /// Works on the UTF-8 bytes, words being byte ranges: this runs for every transaction, and
+    /// building a scalar view per word cost more than the match that captured the merchant.
     public static func normalize(_ raw: String) throws(FieldError) -> String {
-        var words: [String.UnicodeScalarView] = []
-        var current = String.UnicodeScalarView()
-        for s in raw.unicodeScalars {
-            if NormalizingText.isSpace(s) || s.properties.generalCategory == .control {
-                if !current.isEmpty { words.append(current); current = String.UnicodeScalarView() }
-            } else {
-                current.append(s)
-            }
+        let result = raw.withUTF8Bytes { bytes -> String? in
+            var words = Words(bytes)
+            words.clean()
+            return words.joined(original: raw)
         }
-        if !current.isEmpty { words.append(current) }
+        guard let result else {
+            throw FieldError(.merchantEmpty, "nothing is left of the merchant \"\(raw)\"")
+        }
+        return result
+    }
 
-        var changed = true
-        while changed, !words.isEmpty {
-            changed = false
-            // Surrounding quotes.
-            if let first = words.first?.first, let last = words.last?.last, let close = quotePairs[first],
-               close == last, words.count > 1 || words[0].count > 1 {
-                words[0].removeFirst()
-                words[words.count - 1].removeLast()
-                words.removeAll { $0.isEmpty }
-                changed = true
-                continue
+    /// The words of a merchant as byte ranges into its UTF-8; cleaning only ever trims the first
+    /// word's start, the last word's end, or drops words at either end.
+    private struct Words {
+        let bytes: UnsafeBufferPointer<UInt8>
+        /// Byte offsets of each word, in order.
+        var spans: [(start: Int, end: Int)] = []
+        /// The words still kept are `first..<last`.
+        var first = 0
+        var last = 0
+
+        /// Splits on spaces (see `NormalizingText.isSpace`) and control characters.
+        init(_ bytes: UnsafeBufferPointer<UInt8>) {
+            self.bytes = bytes
+            spans.reserveCapacity(8)
+            var wordStart: Int?
+            var index = 0
+            while index < bytes.count {
+                let (scalar, length) = NormalizingText.scalar(in: bytes, at: index)
+                if NormalizingText.isSpace(scalar) || Self.isControl(scalar) {
+                    if let start = wordStart {
+                        spans.append((start, index))
+                        wordStart = nil
+                    }
+                } else if wordStart == nil {
+                    wordStart = index
+                }
+                index += length
             }
-            // Leading separators.
-            if let first = words.first?.first, leadingPunctuation.contains(first) {
-                words[0].removeFirst()
-                if words[0].isEmpty { words.removeFirst() }
-                changed = true
-                continue
-            }
-            // Trailing punctuation.
-            if let last = words.last?.last, trailingPunctuation.contains(last) {
-                words[words.count - 1].removeLast()
-                if words[words.count - 1].isEmpty { words.removeLast() }
-                changed = true
-                continue
-            }
-            // Trailing noise words, never the only word.
-            if words.count >= 2 {
-                let last = folded(words[words.count - 1])
-                if words.count >= 3, noisePairs.contains([folded(words[words.count - 2]), last]) {
-                    words.removeLast(2)
+            if let start = wordStart { spans.append((start, bytes.count)) }
+            last = spans.count
+        }
+
+        var isEmpty: Bool { first == last }
+        var count: Int { last - first }
+
+        /// General category Cc: C0 controls, DEL and C1 controls.
+        private static func isControl(_ s: Unicode.Scalar) -> Bool {
+            s.value < 0x20 || (s.value >= 0x7F && s.value <= 0x9F)
+        }
+
+        /// The first scalar of word `w` and its length in bytes.
+        func firstScalar(_ w: Int) -> (Unicode.Scalar, Int) { NormalizingText.scalar(in: bytes, at: spans[w].start) }
+
+        /// The last scalar of word `w` and its length in bytes.
+        func lastScalar(_ w: Int) -> (Unicode.Scalar, Int) { NormalizingText.scalar(in: bytes, before: spans[w].end) }
+
+        /// Drops empty words at both ends (only those can become empty).
+        mutating func dropEmptyEnds() {
+            while first < last, spans[first].start == spans[first].end { first += 1 }
+            while last > first, spans[last - 1].start == spans[last - 1].end { last -= 1 }
+        }
+
+        /// The cleaning loop of `normalize`, in the same order.
+        mutating func clean() {
+            var changed = true
+            while changed, !isEmpty {
+                changed = false
+                let (head, headLength) = firstScalar(first)
+                let (tail, tailLength) = lastScalar(last - 1)
+                // Surrounding quotes.
+                if let close = MerchantNormalizer.closingQuote(head), close == tail,
+                   count > 1 || spans[first].end - spans[first].start > headLength {
+                    spans[first].start += headLength
+                    spans[last - 1].end -= tailLength
+                    dropEmptyEnds()
                     changed = true
-                } else if noiseWords.contains(last) {
-                    words.removeLast()
+                    continue
+                }
+                // Leading separators.
+                if MerchantNormalizer.isLeadingPunctuation(head) {
+                    spans[first].start += headLength
+                    if spans[first].start == spans[first].end { first += 1 }
                     changed = true
+                    continue
+                }
+                // Trailing punctuation.
+                if MerchantNormalizer.isTrailingPunctuation(tail) {
+                    spans[last - 1].end -= tailLength
+                    if spans[last - 1].start == spans[last - 1].end { last -= 1 }
+                    changed = true
+                    continue
+                }
+                // Trailing noise words, never the only word.
+                if count >= 2 {
+                    let lastWord = folded(last - 1)
+                    if count >= 3, MerchantNormalizer.isNoisePair(folded(last - 2), lastWord) {
+                        last -= 2
+                        changed = true
+                    } else if MerchantNormalizer.isNoiseWord(lastWord) {
+                        last -= 1
+                        changed = true
+                    }
                 }
             }
         }
-        guard !words.isEmpty else {
-            throw FieldError(.merchantEmpty, "nothing is left of the merchant \"\(raw)\"")
+
+        /// Word `w` without one trailing dot, folded like `NormalizingText.foldedLowercase`.
+        /// ASCII words (all noise words are) are folded here; others take the general path.
+        func folded(_ w: Int) -> String {
+            var end = spans[w].end
+            if end > spans[w].start, bytes[end - 1] == UInt8(ascii: ".") { end -= 1 }
+            let word = UnsafeBufferPointer(rebasing: bytes[spans[w].start..<end])
+            guard word.allSatisfy({ $0 < 0x80 }) else {
+                return NormalizingText.foldedLowercase(String(decoding: word, as: UTF8.self).unicodeScalars)
+            }
+            // Noise words are at most 5 letters: a longer word needs no folding to compare.
+            guard word.count <= 5 else { return "" }
+            return NormalizingText.asciiLowercased(word)
         }
-        var result = String.UnicodeScalarView()
-        for (index, word) in words.enumerated() {
-            if index > 0 { result.append(" ") }
-            result.append(contentsOf: word)
+
+        /// The kept words joined by single spaces; `original` itself when nothing changed.
+        func joined(original: String) -> String? {
+            guard !isEmpty else { return nil }
+            if count == 1, spans[first].start == 0, spans[first].end == bytes.count { return original }
+            var length = count - 1
+            for w in first..<last { length += spans[w].end - spans[w].start }
+            return String(unsafeUninitializedCapacity: length) { out in
+                var at = 0
+                for w in first..<last {
+                    if w > first {
+                        out[at] = UInt8(ascii: " ")
+                        at += 1
+                    }
+                    let word = UnsafeBufferPointer(rebasing: bytes[spans[w].start..<spans[w].end])
+                    _ = UnsafeMutableBufferPointer(rebasing: out[at...]).initialize(from: word)
+                    at += word.count
+                }
+                return at
+            }
         }
-        return String(result)
     }
 
-    private static func folded(_ word: String.UnicodeScalarView) -> String {
-        NormalizingText.foldedLowercase(word.last == "." ? word.dropLast() : word[...])
+    private static func isNoiseWord(_ word: String) -> Bool {
+        switch word {
+        case "on", "at", "via", "using", "ref", "avl", "info": true
+        default: false
+        }
     }
 
-    private static let noiseWords: Set<String> = ["on", "at", "via", "using", "ref", "avl", "info"]
-    private static let noisePairs: Set<[String]> = [["avl", "bal"], ["avl", "lmt"], ["avl", "limit"]]
-    private static let trailingPunctuation: Set<Unicode.Scalar> = [".", ",", ";", ":", "-", "\u{2013}", "\u{2014}"]
-    private static let leadingPunctuation: Set<Unicode.Scalar> = [",", ";", ":", "-", "\u{2013}", "\u{2014}"]
-    private static let quotePairs: [Unicode.Scalar: Unicode.Scalar] = [
-        "\"": "\"", "'": "'", "\u{201C}": "\u{201D}", "\u{2018}": "\u{2019}", "\u{00AB}": "\u{00BB}",
-        "\u{201E}": "\u{201C}", "`": "`",
-    ]
+    private static func isNoisePair(_ first: String, _ second: String) -> Bool {
+        first == "avl" && (second == "bal" || second == "lmt" || second == "limit")
+    }
+
+    private static func isTrailingPunctuation(_ s: Unicode.Scalar) -> Bool {
+        switch s {
+        case ".", ",", ";", ":", "-", "\u{2013}", "\u{2014}": true
+        default: false
+        }
+    }
+
+    private static func isLeadingPunctuation(_ s: Unicode.Scalar) -> Bool {
+        switch s {
+        case ",", ";", ":", "-", "\u{2013}", "\u{2014}": true
+        default: false
+        }
+    }
+
+    /// The quote that closes `open`, when `open` is an opening quote.
+    private static func closingQuote(_ open: Unicode.Scalar) -> Unicode.Scalar? {
+        switch open {
+        case "\"": "\""
+        case "'": "'"
+        case "\u{201C}": "\u{201D}"
+        case "\u{2018}": "\u{2019}"
+        case "\u{00AB}": "\u{00BB}"
+        case "\u{201E}": "\u{201C}"
+        case "`": "`"
+        default: nil
+        }
+    }
 }

@@ -1,6 +1,7 @@
 /// Character classes and small text operations shared by the field normalizers.
 ///
-/// Everything here works on Unicode scalars or UTF-8 bytes, without regular expressions.
+/// Everything here works on Unicode scalars or UTF-8 bytes, without regular expressions. The
+/// byte helpers take the bytes of a `String`, which are always valid UTF-8.
 enum NormalizingText {
     /// Spaces banks put inside and around fields: ASCII whitespace, NBSP, narrow NBSP, thin and
     /// other typographic spaces, the ideographic space, and zero-width joiners/BOM left by HTML.
@@ -24,6 +25,46 @@ enum NormalizingText {
 
     static func isDigit(_ s: Unicode.Scalar) -> Bool { s.value >= 0x30 && s.value <= 0x39 }
 
+    /// An ASCII digit byte.
+    @inline(__always)
+    static func isDigit(_ byte: UInt8) -> Bool { byte &- 0x30 < 10 }
+
+    /// The scalar starting at byte `index` of valid UTF-8 (a `String`'s bytes), and its length.
+    @inline(__always)
+    static func scalar(in bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> (scalar: Unicode.Scalar, length: Int) {
+        let b0 = UInt32(bytes[index])
+        if b0 < 0x80 { return (Unicode.Scalar(UInt8(b0)), 1) }
+        return decodeMultibyte(bytes, at: index)
+    }
+
+    private static func decodeMultibyte(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int)
+        -> (scalar: Unicode.Scalar, length: Int)
+    {
+        let b0 = UInt32(bytes[index])
+        let value: UInt32
+        let length: Int
+        if b0 < 0xE0 {
+            value = (b0 & 0x1F) << 6 | UInt32(bytes[index + 1] & 0x3F)
+            length = 2
+        } else if b0 < 0xF0 {
+            value = (b0 & 0x0F) << 12 | UInt32(bytes[index + 1] & 0x3F) << 6 | UInt32(bytes[index + 2] & 0x3F)
+            length = 3
+        } else {
+            value = (b0 & 0x07) << 18 | UInt32(bytes[index + 1] & 0x3F) << 12
+                | UInt32(bytes[index + 2] & 0x3F) << 6 | UInt32(bytes[index + 3] & 0x3F)
+            length = 4
+        }
+        return (Unicode.Scalar(value) ?? "\u{FFFD}", length)
+    }
+
+    /// The scalar ending just before byte `end` of valid UTF-8, and its length.
+    @inline(__always)
+    static func scalar(in bytes: UnsafeBufferPointer<UInt8>, before end: Int) -> (scalar: Unicode.Scalar, length: Int) {
+        var start = end - 1
+        while start > 0, bytes[start] & 0xC0 == 0x80 { start -= 1 }
+        return (scalar(in: bytes, at: start).scalar, end - start)
+    }
+
     static func digitValue(_ s: Unicode.Scalar) -> Int { Int(s.value) - 0x30 }
 
     static func isASCIILetter(_ s: Unicode.Scalar) -> Bool {
@@ -44,6 +85,18 @@ enum NormalizingText {
         let last = scalars.lastIndex(where: { !isSpace($0) })!
         if first == scalars.startIndex, scalars.index(after: last) == scalars.endIndex { return raw }
         return String(scalars[first...last])
+    }
+
+    /// ASCII bytes lower-cased into a `String`, made in place: `String(decoding:)` over a lazy
+    /// map goes through dynamic casts.
+    static func asciiLowercased(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        String(unsafeUninitializedCapacity: bytes.count) { out in
+            for index in bytes.indices {
+                let byte = bytes[index]
+                out[index] = byte &- 0x41 < 26 ? byte | 0x20 : byte
+            }
+            return bytes.count
+        }
     }
 
     /// Lower-cases and strips Latin diacritics ("Déc" → "dec", "März" → "marz", "août" → "aout"),

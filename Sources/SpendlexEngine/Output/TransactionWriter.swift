@@ -47,14 +47,39 @@ public struct TransactionWriter: Sendable {
         }
     }
 
+    /// Appends one transaction, ending with a newline, to a batch's output bytes: JSON
+    /// lines are written straight into the buffer, without a `String` per row.
+    package func appendRow(_ transaction: Transaction, to out: inout [UInt8]) {
+        switch format {
+        case .jsonl: appendJSONLine(transaction, to: &out)
+        default: out.append(contentsOf: row(transaction).utf8)
+        }
+    }
+
     /// The ARCHITECTURE.md record as one JSON line; amounts are decimal strings.
     public func jsonLine(_ t: Transaction) -> String {
-        var json = JSONObjectWriter()
+        var out: [UInt8] = []
+        out.reserveCapacity(640)
+        appendJSONLine(t, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `jsonLine`, appended to `out`.
+    func appendJSONLine(_ t: Transaction, to out: inout [UInt8]) {
+        // The row is built on the stack: a heap buffer per row cost a malloc and a free.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1024) { scratch in
+            appendJSONLine(t, to: &out, scratch: scratch)
+        }
+        out.append(UInt8(ascii: "\n"))
+    }
+
+    private func appendJSONLine(_ t: Transaction, to out: inout [UInt8], scratch: UnsafeMutableBufferPointer<UInt8>) {
+        var json = JSONObjectWriter(scratch: scratch)
         json.object("source") { source in
             source.field("id", t.messageID)
             source.field("kind", t.messageChannel.rawValue)
             source.field("sender", t.sender)
-            source.field("received_at", t.receivedAt.map(Self.timestamp))
+            source.timestampField("received_at", t.receivedAt)
             source.field("file", t.file)
             source.field("offset", t.offset)
         }
@@ -64,8 +89,8 @@ public struct TransactionWriter: Sendable {
         json.field("kind", t.kind?.rawValue)
         json.field("amount", t.amountText)
         json.field("currency", t.currency)
-        json.field("date", t.date?.description)
-        json.field("time", t.time?.description)
+        json.field("date", t.date)
+        json.field("time", t.time)
         json.field("merchant", t.merchant)
         if let account = t.account {
             json.object("account") { object in
@@ -80,16 +105,17 @@ public struct TransactionWriter: Sendable {
         json.field("channel", t.channel)
         json.field("category", t.category)
         json.field("subcategory", t.subcategory)
-        json.raw("confidence", Self.twoDecimals(t.confidence))
+        json.twoDecimalsField("confidence", t.confidence)
         json.field("status", t.status.rawValue)
         json.field("idempotency_key", t.idempotencyKey)
         json.field("duplicate_of", t.duplicateOf)
-        return json.finish() + "\n"
+        json.finish(into: &out)
     }
 
     /// A message no parser covered, as one JSON line for rule authors: where it is, who
     /// sent it, why it is reported, and its text (card numbers masked).
     public static func unmatchedLine(_ message: Message, reason: String) -> String {
+        var out: [UInt8] = []
         var json = JSONObjectWriter()
         json.field("id", message.id)
         json.field("file", message.file)
@@ -100,7 +126,9 @@ public struct TransactionWriter: Sendable {
         json.field("received_at", message.receivedAt.map(timestamp))
         json.field("reason", reason)
         json.field("text", CardNumberMasker.mask(message.text))
-        return json.finish() + "\n"
+        json.finish(into: &out)
+        out.append(UInt8(ascii: "\n"))
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Ledger,Category,Subcategory,Currency,Price,Account,Recorder,Date,Time,Note,Transaction.
@@ -143,9 +171,19 @@ public struct TransactionWriter: Sendable {
 
     /// A score in 0...1 with two decimals ("0.95"); String(format:) costs microseconds.
     static func twoDecimals(_ value: Double) -> String {
+        withTwoDecimalsBytes(value) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Calls `body` with `twoDecimals(value)` as UTF-8 bytes on the stack.
+    static func withTwoDecimalsBytes<R>(_ value: Double, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         let hundredths = Int((min(max(value, 0), 1) * 100).rounded())
-        let fraction = hundredths % 100
-        return "\(hundredths / 100)." + (fraction < 10 ? "0" : "") + String(fraction)
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4) { buffer in
+            buffer[0] = UInt8(ascii: "0") + UInt8(hundredths / 100)
+            buffer[1] = UInt8(ascii: ".")
+            buffer[2] = UInt8(ascii: "0") + UInt8(hundredths / 10 % 10)
+            buffer[3] = UInt8(ascii: "0") + UInt8(hundredths % 10)
+            return body(UnsafeBufferPointer(buffer))
+        }
     }
 
     static func csvField(_ text: String) -> String {
@@ -153,8 +191,33 @@ public struct TransactionWriter: Sendable {
         return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
+    /// ISO 8601 in UTC, whole seconds: "2024-09-05T07:53:23Z".
     static func timestamp(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle())
+        withTimestampBytes(date) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Calls `body` with `timestamp(date)` as UTF-8 bytes. Whole seconds from 1970 to 9999
+    /// (every date an email header gives) are formatted by arithmetic, on the stack: a format
+    /// style per row cost more than the rest of the row. Anything else (fractions, earlier
+    /// dates, where the calendar turns Julian) goes through Foundation, so the text is the
+    /// same either way.
+    static func withTimestampBytes<R>(_ date: Date, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        let interval = date.timeIntervalSince1970
+        let seconds = interval >= 0 && interval < 253_402_300_800 && interval.rounded(.down) == interval
+            ? Int(interval) : -1
+        guard seconds >= 0, let day = LocalDate(daysSinceEpoch: seconds / 86_400),
+              let time = LocalTime(hour: seconds % 86_400 / 3600, minute: seconds % 3600 / 60, second: seconds % 60)
+        else {
+            var text = date.formatted(Date.ISO8601FormatStyle())
+            return text.withUTF8(body)
+        }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
+            day.withISOBytes { _ = UnsafeMutableBufferPointer(rebasing: buffer[0..<10]).initialize(from: $0) }
+            buffer[10] = UInt8(ascii: "T")
+            time.withISOBytes { _ = UnsafeMutableBufferPointer(rebasing: buffer[11..<19]).initialize(from: $0) }
+            buffer[19] = UInt8(ascii: "Z")
+            return body(UnsafeBufferPointer(buffer))
+        }
     }
 }
 
@@ -196,21 +259,74 @@ enum TableLayout {
 /// Writes one JSON object with keys in a fixed order, into a byte buffer.
 /// Hand-written: JSONEncoder cannot keep a key order, and appending to a `String`
 /// scalar by scalar cost a quarter of a whole parse in profiles.
+///
+/// The object is built in a `ByteWriter` (a pointer, not an array: a row is some hundred
+/// small appends, and each `[UInt8].append` checks uniqueness and capacity) and appended to
+/// the caller's buffer in one copy by `finish(into:)`.
 struct JSONObjectWriter {
-    private var out: [UInt8] = [UInt8(ascii: "{")]
+    private var out: ByteWriter
     private var first = true
 
+    /// An object built on the heap.
     init() {
-        out.reserveCapacity(640)
+        self.init(out: ByteWriter(capacity: 1024))
     }
 
+    /// An object built in the caller's `scratch` space, and on the heap only if it outgrows it.
+    init(scratch: UnsafeMutableBufferPointer<UInt8>) {
+        self.init(out: ByteWriter(scratch: scratch))
+    }
+
+    private init(out: ByteWriter) {
+        self.out = out
+        self.out.append(UInt8(ascii: "{"))
+    }
+
+    /// Closes the object, appends it to `buffer` and frees the writer's memory.
+    consuming func finish(into buffer: inout [UInt8]) {
+        out.append(UInt8(ascii: "}"))
+        buffer.append(contentsOf: out.bytes)
+        out.deallocate()
+    }
+
+    /// `,"name":` (no comma before the first key), written in one reservation.
     private mutating func key(_ name: StaticString) {
-        if !first { out.append(UInt8(ascii: ",")) }
+        let comma = first ? 0 : 1
         first = false
-        out.append(UInt8(ascii: "\""))
-        name.withUTF8Buffer { out.append(contentsOf: $0) }
-        out.append(UInt8(ascii: "\""))
-        out.append(UInt8(ascii: ":"))
+        let length = name.utf8CodeUnitCount
+        out.write(count: comma &+ length &+ 3) { buffer in
+            let at = UnsafeMutableRawPointer(buffer.baseAddress!)
+            at.storeBytes(of: UInt8(ascii: ","), as: UInt8.self)
+            at.storeBytes(of: UInt8(ascii: "\""), toByteOffset: comma, as: UInt8.self)
+            Self.copyShort(from: name.utf8Start, count: length, to: at + comma + 1)
+            at.storeBytes(of: UInt8(ascii: "\""), toByteOffset: comma + 1 + length, as: UInt8.self)
+            at.storeBytes(of: UInt8(ascii: ":"), toByteOffset: comma + 2 + length, as: UInt8.self)
+        }
+    }
+
+    /// Copies `count` bytes with two overlapping loads and stores of 8, 4 or 1 bytes each:
+    /// key names are short, and a call to memcpy or a byte loop cost more than the rest of a key.
+    @inline(__always)
+    private static func copyShort(from source: UnsafePointer<UInt8>, count: Int, to target: UnsafeMutableRawPointer) {
+        let from = UnsafeRawPointer(source)
+        if count >= 8 {
+            var offset = 0
+            while offset + 8 < count {
+                target.storeBytes(of: from.loadUnaligned(fromByteOffset: offset, as: UInt64.self),
+                                  toByteOffset: offset, as: UInt64.self)
+                offset += 8
+            }
+            target.storeBytes(of: from.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self),
+                              toByteOffset: count - 8, as: UInt64.self)
+        } else if count >= 4 {
+            target.storeBytes(of: from.loadUnaligned(as: UInt32.self), as: UInt32.self)
+            target.storeBytes(of: from.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self),
+                              toByteOffset: count - 4, as: UInt32.self)
+        } else {
+            for offset in 0..<count {
+                target.storeBytes(of: source[offset], toByteOffset: offset, as: UInt8.self)
+            }
+        }
     }
 
     mutating func field(_ name: StaticString, _ value: String?) {
@@ -220,50 +336,214 @@ struct JSONObjectWriter {
 
     mutating func field(_ name: StaticString, _ value: Int?) {
         key(name)
-        if let value { out.append(contentsOf: String(value).utf8) } else { appendNull() }
+        guard let value else { return appendNull() }
+        guard value >= 0 else { return out.append(contentsOf: String(value)) }
+        var digits = 1
+        var rest = value / 10
+        while rest > 0 {
+            digits += 1
+            rest /= 10
+        }
+        out.write(count: digits) { buffer in
+            var rest = value
+            for index in buffer.indices.reversed() {
+                buffer[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            }
+        }
     }
 
-    mutating func raw(_ name: StaticString, _ literal: String) {
+    /// A date as an ISO 8601 string, or null.
+    mutating func field(_ name: StaticString, _ value: LocalDate?) {
         key(name)
-        out.append(contentsOf: literal.utf8)
+        guard let value else { return appendNull() }
+        out.append(UInt8(ascii: "\""))
+        value.withISOBytes { out.append($0) }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    /// A time as "HH:mm:ss" or "HH:mm", or null.
+    mutating func field(_ name: StaticString, _ value: LocalTime?) {
+        key(name)
+        guard let value else { return appendNull() }
+        out.append(UInt8(ascii: "\""))
+        value.withISOBytes { out.append($0) }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    /// An instant as an ISO 8601 string in UTC, or null.
+    mutating func timestampField(_ name: StaticString, _ value: Date?) {
+        key(name)
+        guard let value else { return appendNull() }
+        out.append(UInt8(ascii: "\""))
+        TransactionWriter.withTimestampBytes(value) { out.append($0) }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    /// A number in 0...1 with two decimals, unquoted.
+    mutating func twoDecimalsField(_ name: StaticString, _ value: Double) {
+        key(name)
+        TransactionWriter.withTwoDecimalsBytes(value) { out.append($0) }
     }
 
     mutating func object(_ name: StaticString, _ build: (inout JSONObjectWriter) -> Void) {
         key(name)
-        var inner = JSONObjectWriter()
-        build(&inner)
-        inner.out.append(UInt8(ascii: "}"))
-        out.append(contentsOf: inner.out)
+        out.append(UInt8(ascii: "{"))
+        first = true
+        build(&self)
+        out.append(UInt8(ascii: "}"))
+        first = false
     }
 
     private mutating func appendNull() {
-        out.append(contentsOf: [UInt8(ascii: "n"), UInt8(ascii: "u"), UInt8(ascii: "l"), UInt8(ascii: "l")])
+        out.append(contentsOf: "null")
     }
 
-    func finish() -> String {
-        var bytes = out
-        bytes.append(UInt8(ascii: "}"))
-        return String(decoding: bytes, as: UTF8.self)
-    }
+    private static let hexDigits: StaticString = "0123456789abcdef"
 
     /// Appends `text` as a JSON string literal, escaping quotes, backslashes and control
-    /// characters; other bytes (UTF-8 included) are copied as they are.
-    static func appendString(_ text: String, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): out.append(UInt8(ascii: "\\")); out.append(byte)
-            case UInt8(ascii: "\\"): out.append(UInt8(ascii: "\\")); out.append(byte)
-            case UInt8(ascii: "\n"): out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "n"))
-            case UInt8(ascii: "\r"): out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "r"))
-            case UInt8(ascii: "\t"): out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "t"))
-            case 0..<0x20:
-                let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                                        hex[Int(byte >> 4)], hex[Int(byte & 0xf)]])
-            default: out.append(byte)
+    /// characters; other bytes (UTF-8 included) are copied as they are, a run at a time.
+    static func appendString(_ text: String, to out: inout ByteWriter) {
+        text.withUTF8Bytes { bytes in
+            guard let escape = firstByteToEscape(bytes) else {
+                // The usual case: the text as it is, between quotes.
+                out.write(count: bytes.count + 2) { buffer in
+                    buffer[0] = UInt8(ascii: "\"")
+                    _ = UnsafeMutableBufferPointer(rebasing: buffer[1...]).initialize(from: bytes)
+                    buffer[bytes.count + 1] = UInt8(ascii: "\"")
+                }
+                return
+            }
+            out.append(UInt8(ascii: "\""))
+            var runStart = 0
+            for index in escape..<bytes.count {
+                let byte = bytes[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                out.append(UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                runStart = index + 1
+                out.append(UInt8(ascii: "\\"))
+                switch byte {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"): out.append(byte)
+                case UInt8(ascii: "\n"): out.append(UInt8(ascii: "n"))
+                case UInt8(ascii: "\r"): out.append(UInt8(ascii: "r"))
+                case UInt8(ascii: "\t"): out.append(UInt8(ascii: "t"))
+                default:
+                    let hex = hexDigits.utf8Start
+                    out.append(contentsOf: "u00")
+                    out.append(hex[Int(byte >> 4)])
+                    out.append(hex[Int(byte & 0xf)])
+                }
+            }
+            out.append(UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))
+            out.append(UInt8(ascii: "\""))
+        }
+    }
+
+    /// The index of the first byte JSON needs escaped (a control character, `"` or `\`), or nil.
+    /// Eight bytes at a time: most strings have none, and this runs for every field of every row.
+    @inline(__always)
+    static func firstByteToEscape(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        var index = 0
+        if let base = bytes.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            while index + 8 <= bytes.count {
+                let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                // The classic "has a byte less than n" and "has a zero byte" tests: exact as a
+                // whole, and bytes >= 0x80 (UTF-8) never set them.
+                let control = (word &- ones &* 0x20) & ~word
+                let quote = word ^ (ones &* 0x22)
+                let backslash = word ^ (ones &* 0x5C)
+                let found = (control | ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)) & highBits
+                if found != 0 { break }
+                index += 8
             }
         }
-        out.append(UInt8(ascii: "\""))
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return index }
+            index += 1
+        }
+        return nil
+    }
+}
+
+/// A growable byte buffer written through a pointer: an append is a capacity check and a
+/// store (or a `memcpy`), where `[UInt8].append` also checks uniqueness each time. The owner
+/// frees it with `deallocate()`.
+struct ByteWriter {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    private(set) var count = 0
+    /// Whether `base` was allocated here, rather than being the caller's scratch space.
+    private var ownsBase: Bool
+
+    init(capacity: Int) {
+        self.capacity = max(capacity, 16)
+        base = .allocate(capacity: self.capacity)
+        ownsBase = true
+    }
+
+    /// A writer that starts in `scratch` (on the caller's stack, say) and moves to the heap
+    /// only if it outgrows it.
+    init(scratch: UnsafeMutableBufferPointer<UInt8>) {
+        precondition(scratch.count > 0, "scratch space must not be empty")
+        base = scratch.baseAddress!
+        capacity = scratch.count
+        ownsBase = false
+    }
+
+    func deallocate() {
+        if ownsBase { base.deallocate() }
+    }
+
+    /// The bytes written so far; valid until the next append or `deallocate()`.
+    var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
+
+    @inline(__always)
+    private mutating func reserve(_ extra: Int) {
+        if count + extra > capacity { grow(to: count + extra) }
+    }
+
+    private mutating func grow(to needed: Int) {
+        let newCapacity = max(capacity * 2, needed)
+        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newBase.update(from: base, count: count)
+        if ownsBase { base.deallocate() }
+        base = newBase
+        capacity = newCapacity
+        ownsBase = true
+    }
+
+    @inline(__always)
+    mutating func append(_ byte: UInt8) {
+        reserve(1)
+        base[count] = byte
+        count += 1
+    }
+
+    @inline(__always)
+    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+        reserve(bytes.count)
+        (base + count).update(from: source, count: bytes.count)
+        count += bytes.count
+    }
+
+    mutating func append(contentsOf literal: StaticString) {
+        append(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+    }
+
+    mutating func append(contentsOf text: String) {
+        text.withUTF8Bytes { append($0) }
+    }
+
+    /// Appends `count` bytes that `body` fills in.
+    @inline(__always)
+    mutating func write(count extra: Int, _ body: (UnsafeMutableBufferPointer<UInt8>) -> Void) {
+        reserve(extra)
+        body(UnsafeMutableBufferPointer(start: base + count, count: extra))
+        count += extra
     }
 }

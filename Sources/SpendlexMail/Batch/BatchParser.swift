@@ -83,7 +83,7 @@ public struct BatchParser: Sendable {
 
         var lastProgress = Date()
         func deliver(_ result: BatchResult) {
-            if !result.rows.isEmpty { sink.transactions(result.rows) }
+            if !result.rows.isEmpty { sink.transactions(String(decoding: result.rows, as: UTF8.self)) }
             result.problems.forEach(sink.problem)
             if !result.unmatched.isEmpty { sink.unmatched(result.unmatched) }
             summary.add(result.summary)
@@ -139,7 +139,7 @@ public struct BatchParser: Sendable {
         sink.transactions(writer.header)
         var result = process([WorkItem(kind: .message(message))], worker: engine.makeWorker())
         result.summary.bytes = message.text.utf8.count
-        if !result.rows.isEmpty { sink.transactions(result.rows) }
+        if !result.rows.isEmpty { sink.transactions(String(decoding: result.rows, as: UTF8.self)) }
         result.problems.forEach(sink.problem)
         if !result.unmatched.isEmpty { sink.unmatched(result.unmatched) }
         return result.summary
@@ -158,11 +158,12 @@ public struct BatchParser: Sendable {
             } catch {
                 return WorkItem(kind: .settled(.error("\(email.file):\(email.offset): error: not an email: \(error)")))
             }
-            let fromBank = headers.fromAddress.map(router.isBankSender) ?? false
-            if !fromBank && !options.decodeAllSenders && !options.reportUnmatched {
+            let from = headers.fromAddress
+            let senderBanks = from.map(router.banks(forSender:)) ?? []
+            if senderBanks.isEmpty && !options.decodeAllSenders && !options.reportUnmatched {
                 return WorkItem(kind: .settled(.notFromBank))
             }
-            return WorkItem(kind: .email(email, headers, fromBank: fromBank), size: email.bytes.count)
+            return WorkItem(kind: .email(email, headers, from: from, senderBanks: senderBanks), size: email.bytes.count)
         case .text(let record):
             let message = Message(id: record.id ?? "sms:" + StableHash.hex(parts: [record.sender ?? "", record.text]),
                                   text: record.text, sender: record.sender, receivedAt: record.receivedAt,
@@ -195,20 +196,23 @@ public struct BatchParser: Sendable {
             case .message(let message):
                 result.account(worker.parse(message), message: message, writer: writer, worker: worker,
                                reportUnmatched: options.reportUnmatched)
-            case .email(let email, let headers, let fromBank):
-                processEmail(email, headers: headers, fromBank: fromBank, worker: worker, into: &result)
+            case .email(let email, let headers, let from, let senderBanks):
+                processEmail(email, headers: headers, from: from, senderBanks: senderBanks, worker: worker,
+                             into: &result)
             }
         }
         return result
     }
 
-    private func processEmail(_ email: RawEmail, headers: EmailHeaders, fromBank: Bool,
+    private func processEmail(_ email: RawEmail, headers: EmailHeaders, from: String?, senderBanks: [Int],
                               worker: RuleEngine.Worker, into result: inout BatchResult) {
-        let body = MIMEDecoder.body(of: email.bytes, headers: headers)
+        // HTML parts are converted only when the plain text is missing or does not parse.
+        let decoded = MIMEDecoder.bodyPreferringPlain(of: email.bytes, headers: headers)
+        var body = decoded.body
         var message = Message(id: headers.messageID ?? "sha:" + StableHash.hex(email.bytes), text: body.text,
-                              sender: headers.fromAddress, subject: headers.subject, receivedAt: headers.date,
+                              sender: from, subject: headers.subject, receivedAt: headers.date,
                               channel: .email, file: email.file, offset: email.offset)
-        if !fromBank && !options.decodeAllSenders {
+        if senderBanks.isEmpty && !options.decodeAllSenders {
             // Decoded only to report likely transactions that no bank file covers.
             if worker.looksLikeTransaction(message.text) {
                 result.summary.unmatched += 1
@@ -219,12 +223,15 @@ public struct BatchParser: Sendable {
             }
             return
         }
-        var outcome = worker.parse(message)
+        var outcome = worker.parse(message, senderBanks: senderBanks)
         // The plain part may be a stub ("view this mail in a browser"): try the HTML text too.
-        if case .unmatched = outcome, let html = body.html, html != message.text {
-            message.text = html
-            let second = worker.parse(message)
-            if second.transaction != nil { outcome = second }
+        if case .unmatched = outcome {
+            if decoded.htmlSkipped { body = MIMEDecoder.body(of: email.bytes, headers: headers) }
+            if let html = body.html, html != message.text {
+                message.text = html
+                let second = worker.parse(message, senderBanks: senderBanks)
+                if second.transaction != nil { outcome = second }
+            }
         }
         result.account(outcome, message: message, writer: writer, worker: worker,
                        reportUnmatched: options.reportUnmatched, mimeProblems: body.problems)
@@ -236,7 +243,9 @@ public struct BatchParser: Sendable {
 struct WorkItem: Sendable {
     enum Kind: Sendable {
         case message(Message)
-        case email(RawEmail, EmailHeaders, fromBank: Bool)
+        /// `from` is the headers' `fromAddress` and `senderBanks` the banks whose senders name it
+        /// (none: not from a bank), both found once on the reading thread for routing.
+        case email(RawEmail, EmailHeaders, from: String?, senderBanks: [Int])
         case settled(Settled)
     }
 
@@ -256,7 +265,9 @@ struct WorkItem: Sendable {
 
 /// What a worker made of a batch: rendered rows, problems, unmatched records, counts.
 struct BatchResult: Sendable {
-    var rows = ""
+    /// The rendered rows as UTF-8: each row is written straight into this buffer, and it
+    /// becomes one `String` per batch.
+    var rows: [UInt8] = []
     var problems: [String] = []
     var unmatched = ""
     var summary = BatchSummary()
@@ -280,7 +291,10 @@ struct BatchResult: Sendable {
         case .transaction(let transaction):
             summary.transactions += 1
             summary.transactionsByBank[transaction.bank, default: 0] += 1
-            rows += writer.row(transaction)
+            // Room for a batch of rows at once: growing by doubling copied the rows again and
+            // again, and touched fresh pages each time.
+            if rows.isEmpty { rows.reserveCapacity(BatchParser.batchItems * 640) }
+            writer.appendRow(transaction, to: &rows)
         case .ignored:
             summary.ignored += 1
         case .unmatched(let banks, let bySender):

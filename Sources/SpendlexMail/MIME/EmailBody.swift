@@ -25,7 +25,9 @@ public struct EmailBody: Sendable, Equatable {
     }
 
     /// Whether `text` has only whitespace, Unicode's included (no-break spaces and the like).
-    private static func isBlank(_ text: String) -> Bool {
-        !text.unicodeScalars.contains { !$0.properties.isWhitespace }
+    static func isBlank(_ text: String) -> Bool {
+        // Most text starts with a visible ASCII character: no Unicode property lookup then.
+        if let first = text.utf8.first, first > 0x20, first < 0x7F { return false }
+        return !text.unicodeScalars.contains { !$0.properties.isWhitespace }
     }
 }

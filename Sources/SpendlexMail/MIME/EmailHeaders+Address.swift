@@ -3,7 +3,7 @@ extension EmailHeaders {
     /// `"HDFC" <Alerts@HDFCBank.net>`, `alerts@x (comment)`, encoded-word display names.
     /// With several mailboxes, the first; nil when there is no address at all.
     public var fromAddress: String? {
-        withValue(of: "from") { EmailAddress.firstAddress(in: $0) } ?? nil
+        withValue(of: .from) { EmailAddress.firstAddress(in: $0) } ?? nil
     }
 }
 
@@ -59,6 +59,14 @@ enum EmailAddress {
                 }
             }
             hi = min(hi, n)
+        }
+        // The usual addr-spec has nothing to remove or lower-case: make the string directly.
+        if lo < hi, bytes[lo] != UInt8(ascii: "@"),
+           !UnsafeRawBufferPointer(rebasing: bytes[lo..<hi]).contains(where: { byte in
+               byte >= 0x80 || (byte &- 0x41) < 26 || byte == UInt8(ascii: "(") || byte == UInt8(ascii: "\"")
+                   || MIMEBytes.isWhitespace(byte)
+           }) {
+            return MIMEBytes.string(UnsafeRawBufferPointer(rebasing: bytes[lo..<hi]))
         }
         // Pass 2: copy the addr-spec without comments and unquoted whitespace.
         var out: [UInt8] = []

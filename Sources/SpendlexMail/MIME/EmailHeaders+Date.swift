@@ -4,7 +4,7 @@ extension EmailHeaders {
     /// `Date` parsed as RFC 5322 (also obsolete forms: two-digit years, zone names like
     /// EST/GMT/UT, missing seconds, missing weekday); nil when unparseable.
     public var date: Date? {
-        withValue(of: "date") { EmailDate.parse($0) } ?? nil
+        withValue(of: .date) { EmailDate.parse($0) } ?? nil
     }
 }
 

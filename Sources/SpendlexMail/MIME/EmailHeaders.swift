@@ -14,10 +14,86 @@ public struct EmailHeaders: Sendable {
     /// blank line, the body starts at that line.
     public let bodyOffset: Int
 
+    /// For each `KnownField` (by raw value), the index in `spans` of its first occurrence, or -1.
+    private let knownSpans: SIMD8<Int32>
+
     init(block: [UInt8], spans: [MIMEHeaderScanner.Field], bodyOffset: Int) {
         self.block = block
         self.spans = spans
         self.bodyOffset = bodyOffset
+        knownSpans = block.withUnsafeBytes { Self.knownSpans(spans, in: $0) }
+    }
+
+    /// The fields routing and decoding read from every message. Where they are is found in
+    /// one pass over the names when the headers are parsed: looking each one up on its own
+    /// compared its name with every field's, seven times a message, and the branches on
+    /// name lengths were mispredicted at every step.
+    enum KnownField: Int {
+        case from, subject, messageID, date, contentType, contentTransferEncoding, contentDisposition
+    }
+
+    private static func knownSpans(_ spans: [MIMEHeaderScanner.Field], in buffer: UnsafeRawBufferPointer)
+        -> SIMD8<Int32>
+    {
+        var found = SIMD8<Int32>(repeating: -1)
+        for index in spans.indices {
+            let name = spans[index].name
+            let field: KnownField?
+            // A name's length, then its first eight bytes lower-cased, then (for names longer
+            // than eight bytes) the whole name.
+            switch name.count {
+            case 4:
+                let head = prefixKey(buffer, name)
+                field = head == KnownKey.from ? .from : head == KnownKey.date ? .date : nil
+            case 7: field = prefixKey(buffer, name) == KnownKey.subject ? .subject : nil
+            case 10:
+                field = prefixKey(buffer, name) == KnownKey.message && sameName(buffer, name, "message-id")
+                    ? .messageID : nil
+            case 12, 19, 25:
+                guard prefixKey(buffer, name) == KnownKey.content else { field = nil; break }
+                field = name.count == 12 ? (sameName(buffer, name, "content-type") ? .contentType : nil)
+                    : name.count == 19 ? (sameName(buffer, name, "content-disposition") ? .contentDisposition : nil)
+                    : (sameName(buffer, name, "content-transfer-encoding") ? .contentTransferEncoding : nil)
+            default: field = nil
+            }
+            if let field, found[field.rawValue] < 0 { found[field.rawValue] = Int32(index) }
+        }
+        return found
+    }
+
+    /// The first eight bytes (or fewer) of a field name, lower-cased, in a little-endian integer.
+    @inline(__always)
+    private static func prefixKey(_ buffer: UnsafeRawBufferPointer, _ name: Range<Int>) -> UInt64 {
+        let count = min(name.count, 8)
+        var word: UInt64
+        if name.lowerBound + 8 <= buffer.count {
+            word = buffer.loadUnaligned(fromByteOffset: name.lowerBound, as: UInt64.self)
+            if count < 8 { word &= (1 << (8 * UInt64(count))) - 1 }
+        } else {
+            word = 0
+            for offset in 0..<count { word |= UInt64(buffer[name.lowerBound + offset]) << (8 * UInt64(offset)) }
+        }
+        return MIMEBytes.lower8(word)
+    }
+
+    /// `prefixKey` of the known names.
+    private enum KnownKey {
+        static let from = key("from")
+        static let date = key("date")
+        static let subject = key("subject")
+        static let message = key("message-")
+        static let content = key("content-")
+
+        private static func key(_ name: StaticString) -> UInt64 {
+            var word: UInt64 = 0
+            for offset in 0..<name.utf8CodeUnitCount { word |= UInt64(name.utf8Start[offset]) << (8 * UInt64(offset)) }
+            return word
+        }
+    }
+
+    /// `sameName` with a lower-case literal.
+    private static func sameName(_ buffer: UnsafeRawBufferPointer, _ name: Range<Int>, _ wanted: StaticString) -> Bool {
+        sameName(buffer, name, UnsafeRawBufferPointer(start: wanted.utf8Start, count: wanted.utf8CodeUnitCount))
     }
 
     /// Headers made from fields (for tests and for messages that arrive already split,
@@ -69,12 +145,13 @@ public struct EmailHeaders: Sendable {
         }
     }
 
-    /// Calls `body` with the unfolded, trimmed bytes of the first field named `name`
-    /// (lower case ASCII), without building a `String`; nil when there is no such field.
-    func withValue<R>(of name: StaticString, _ body: (UnsafeRawBufferPointer) -> R) -> R? {
-        let wanted = UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
+    /// Calls `body` with the unfolded, trimmed bytes of the first field `field`, without
+    /// building a `String`; nil when there is no such field.
+    func withValue<R>(of field: KnownField, _ body: (UnsafeRawBufferPointer) -> R) -> R? {
+        let index = Int(knownSpans[field.rawValue])
+        guard index >= 0 else { return nil }
+        let span = spans[index]
         return block.withUnsafeBytes { buffer -> R? in
-            guard let span = firstSpan(named: wanted, in: buffer) else { return nil }
             if !span.isFolded {
                 let (lo, hi) = MIMEHeaderScanner.trimmed(buffer, span.value)
                 return body(UnsafeRawBufferPointer(rebasing: buffer[lo..<max(lo, hi)]))
@@ -98,14 +175,14 @@ public struct EmailHeaders: Sendable {
     /// adjacent encoded words joined without the whitespace between them, words split
     /// across folded lines).
     public var subject: String? {
-        withValue(of: "subject") { raw in
+        withValue(of: .subject) { raw in
             MIMEEncodedWords.decode(raw) ?? MIMEBytes.headerString(raw)
         }
     }
 
     /// `Message-ID` without angle brackets and surrounding whitespace; nil when empty.
     public var messageID: String? {
-        withValue(of: "message-id") { raw -> String? in
+        withValue(of: .messageID) { raw -> String? in
             var lo = 0
             var hi = raw.count
             if lo < hi, raw[lo] == UInt8(ascii: "<") {
@@ -128,6 +205,15 @@ public struct EmailHeaders: Sendable {
         guard name.count == wanted.count else { return false }
         var i = 0
         var j = name.lowerBound
+        // Eight bytes at a time: routing and decoding look up seven fields of every message,
+        // and most lookups end in a full compare of a name such as "content-transfer-encoding".
+        while i + 8 <= wanted.count {
+            let a = buffer.loadUnaligned(fromByteOffset: j, as: UInt64.self)
+            let b = wanted.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            if MIMEBytes.lower8(a) != MIMEBytes.lower8(b) { return false }
+            i += 8
+            j += 8
+        }
         while i < wanted.count {
             if MIMEBytes.lower(buffer[j]) != MIMEBytes.lower(wanted[i]) { return false }
             i += 1

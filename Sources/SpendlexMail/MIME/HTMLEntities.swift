@@ -10,16 +10,36 @@ enum HTMLEntities {
     /// The longest entity name, in bytes.
     static let longestName = 31
 
+    /// Reads `named` on its UTF-8 bytes: splitting it into substrings and parsing hex through
+    /// `UInt32(_:radix:)` took longer than converting a whole message's HTML.
     private static func parse(_ source: String) -> [String: [UInt8]] {
         var table: [String: [UInt8]] = [:]
         table.reserveCapacity(2125)
-        for line in source.split(separator: "\n") {
-            let fields = line.split(separator: " ")
-            var bytes: [UInt8] = []
-            for hex in fields.dropFirst() {
-                MIMEBytes.appendUTF8(UInt32(hex, radix: 16) ?? 0xFFFD, to: &bytes)
+        var source = source
+        source.withUTF8 { text in
+            var i = 0
+            let n = text.count
+            while i < n {
+                // One line: leading spaces, the name, then code points in hex separated by spaces.
+                while i < n, text[i] == UInt8(ascii: " ") || text[i] == UInt8(ascii: "\n") { i += 1 }
+                let nameStart = i
+                while i < n, text[i] != UInt8(ascii: " "), text[i] != UInt8(ascii: "\n") { i += 1 }
+                guard i > nameStart else { break }
+                let name = String(decoding: UnsafeBufferPointer(rebasing: text[nameStart..<i]), as: UTF8.self)
+                var bytes: [UInt8] = []
+                while i < n, text[i] == UInt8(ascii: " ") {
+                    i += 1
+                    var value: UInt32 = 0
+                    var digits = 0
+                    while i < n, case let digit = MIMEBytes.hexValue(text[i]), digit != 0xFF {
+                        value = value << 4 | UInt32(digit)
+                        digits += 1
+                        i += 1
+                    }
+                    MIMEBytes.appendUTF8(digits > 0 ? value : 0xFFFD, to: &bytes)
+                }
+                table[name] = bytes
             }
-            table[String(fields[0])] = bytes
         }
         return table
     }

@@ -164,10 +164,13 @@ struct HTMLTextConverter {
                 case 1:
                     if preDepth > 0 {
                         preformattedWhitespace(b)
+                        i += 1
                     } else {
+                        // A whole run of whitespace (indentation between tags) is one space.
                         pendingSpace = true
+                        i += 1
+                        while i < n, kinds[Int(input[i])] >> 3 == 1 { i += 1 }
                     }
-                    i += 1
                 case 2:
                     i = tag(at: i)
                 default:
@@ -186,7 +189,7 @@ struct HTMLTextConverter {
     @inline(__always)
     private mutating func textRun(from start: Int, kinds: UnsafeBufferPointer<UInt8>) -> Int {
         let n = input.count
-        var j = start
+        var j = Self.skipPlainText(input, from: start)
         let last = n &- 1
         while j < last {
             let k = kinds[Int(input[j])]
@@ -198,6 +201,30 @@ struct HTMLTextConverter {
         flushPending()
         output.append(UnsafeRawBufferPointer(rebasing: input[start..<j]))
         lineHasText = true
+        return j
+    }
+
+    /// Where eight-byte words of plain text starting at `start` end: a word is skipped when
+    /// none of its bytes is `<`, `&` or a control character, and no space in it is followed by
+    /// a space, control character, `<` or `&` (a space that ends the run). The byte loop of
+    /// `textRun` takes over from the word that may hold the end; words are only a shortcut.
+    @inline(__always)
+    private static func skipPlainText(_ input: UnsafeRawBufferPointer, from start: Int) -> Int {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        @inline(__always) func zeroBytes(_ x: UInt64) -> UInt64 { (x &- ones) & ~x & highBits }
+        @inline(__always) func bytesBelow(_ x: UInt64, _ n: UInt64) -> UInt64 { (x &- ones &* n) & ~x & highBits }
+        var j = start
+        // Each word is read with the word one byte further, for the byte after each space.
+        while j + 9 <= input.count {
+            let word = input.loadUnaligned(fromByteOffset: j, as: UInt64.self)
+            let next = input.loadUnaligned(fromByteOffset: j + 1, as: UInt64.self)
+            let ends = bytesBelow(word, 0x20) | zeroBytes(word ^ (ones &* 0x3C)) | zeroBytes(word ^ (ones &* 0x26))
+            let spaces = zeroBytes(word ^ (ones &* 0x20))
+            let notTextNext = bytesBelow(next, 0x21) | zeroBytes(next ^ (ones &* 0x3C)) | zeroBytes(next ^ (ones &* 0x26))
+            if ends | (spaces & notTextNext) != 0 { break }
+            j += 8
+        }
         return j
     }
 

@@ -67,9 +67,9 @@ struct MIMEEntity {
 
     /// The message's own entity, from its already parsed header block.
     init(message headers: EmailHeaders, length: Int) {
-        contentType = headers.withValue(of: "content-type") { MIMEContentType($0) } ?? .textPlain
-        encoding = headers.withValue(of: "content-transfer-encoding") { MIMETransferEncoding($0) } ?? .identity
-        isAttachment = headers.withValue(of: "content-disposition") { Self.isAttachmentDisposition($0) } ?? false
+        contentType = headers.withValue(of: .contentType) { MIMEContentType($0) } ?? .textPlain
+        encoding = headers.withValue(of: .contentTransferEncoding) { MIMETransferEncoding($0) } ?? .identity
+        isAttachment = headers.withValue(of: .contentDisposition) { Self.isAttachmentDisposition($0) } ?? false
         body = min(headers.bodyOffset, length)..<length
     }
 
@@ -95,6 +95,10 @@ struct MIMEBodyWalker {
     var plain: [String] = []
     var html: [String] = []
     var problems: [String] = []
+    /// Leave text/html parts out (see `MIMEDecoder.bodyPreferringPlain`).
+    var skipsHTML = false
+    /// Whether a text/html part was left out.
+    var skippedHTML = false
 
     init(message: UnsafeRawBufferPointer) {
         self.message = message
@@ -119,6 +123,10 @@ struct MIMEBodyWalker {
         guard !entity.isAttachment, entity.contentType.isText else { return }
         let subtype = entity.contentType.subtype
         guard subtype == "plain" || subtype == "html" else { return }
+        if skipsHTML, subtype == "html" {
+            skippedHTML = true
+            return
+        }
         let raw = UnsafeRawBufferPointer(rebasing: message[entity.body])
         let charset = entity.contentType.charset.map { $0.withUnsafeBytes { MIMECharset(label: $0) } } ?? .unknown
         let isHTML = subtype == "html"

@@ -67,6 +67,19 @@ enum MIMEBytes {
         (byte &- 0x41) < 26 ? byte | 0x20 : byte
     }
 
+    /// `lower` for the eight bytes of a word at once: 0x20 is added to each byte in `A`...`Z`.
+    @inline(__always)
+    static func lower8(_ x: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let low7 = x & (ones &* 0x7F)
+        // The high bit of each byte: set when its low 7 bits are >= "A", and when >= "Z" + 1;
+        // no carry crosses bytes (at most 0x7F + 0x3F).
+        let atLeastA = low7 &+ ones &* (0x80 - 0x41)
+        let pastZ = low7 &+ ones &* (0x80 - 0x5B)
+        let upper = atLeastA & ~pastZ & ~x & (ones &* 0x80)
+        return x | (upper >> 2)
+    }
+
     /// Whether `buffer[at..<at+word.count]` equals `word` ignoring ASCII case; `word` must be lower case.
     @inline(__always)
     static func matchesLowercased(

@@ -134,8 +134,8 @@ enum MIMEParameters {
                 guard k == nameHi else { continue }
             }
             let (valueLo, valueHi) = MIMEHeaderScanner.trimmed(bytes, (eq + 1)..<end)
-            var value = Array(UnsafeRawBufferPointer(rebasing: bytes[valueLo..<valueHi]))
-            if value.first == UInt8(ascii: "\"") { value = unquoted(value) }
+            let written = UnsafeRawBufferPointer(rebasing: bytes[valueLo..<valueHi])
+            let value = written.first == UInt8(ascii: "\"") ? unquoted(written) : Array(written)
             if !extended, section == 0, pieces.isEmpty, nameHi - nameLo == nameLength {
                 return value  // the plain, common case
             }
@@ -159,7 +159,7 @@ enum MIMEParameters {
         return result
     }
 
-    private static func unquoted(_ value: [UInt8]) -> [UInt8] {
+    private static func unquoted(_ value: UnsafeRawBufferPointer) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(value.count)
         var i = 1

@@ -55,6 +55,33 @@ public enum MIMEDecoder {
         }
     }
 
+    /// `body(of:headers:)` for parsing, without converting the HTML parts when the text/plain
+    /// parts have text: then `EmailBody/text` is the plain text either way, and the HTML is only
+    /// needed if that text does not parse. Converting HTML is most of the cost of a body, and
+    /// multipart/alternative mail carries both.
+    ///
+    /// When HTML parts were left out (`htmlSkipped`), the body's `html` is nil and its
+    /// `problems` miss the HTML parts' own (bad base64, say): call `body(of:headers:)` for those.
+    /// Otherwise the result is the same as `body(of:headers:)`.
+    package static func bodyPreferringPlain(of message: [UInt8], headers: EmailHeaders)
+        -> (body: EmailBody, htmlSkipped: Bool)
+    {
+        message.withUnsafeBytes { buffer in
+            let entity = MIMEEntity(message: headers, length: buffer.count)
+            var walker = MIMEBodyWalker(message: buffer)
+            walker.skipsHTML = true
+            walker.walk(entity, section: [], depth: 0)
+            let plain = joined(walker.plain)
+            if walker.skippedHTML, plain.map(EmailBody.isBlank) ?? true {
+                // The text to parse is the HTML after all: the whole walk, as `body` does it.
+                var full = MIMEBodyWalker(message: buffer)
+                full.walk(entity, section: [], depth: 0)
+                return (EmailBody(plain: joined(full.plain), html: joined(full.html), problems: full.problems), false)
+            }
+            return (EmailBody(plain: plain, html: nil, problems: walker.problems), walker.skippedHTML)
+        }
+    }
+
     /// The parts joined with "\n"; nil for none (a single part is not copied).
     private static func joined(_ parts: [String]) -> String? {
         switch parts.count {

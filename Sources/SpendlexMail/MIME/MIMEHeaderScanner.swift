@@ -41,7 +41,7 @@ struct MIMEHeaderScanner {
             if b == MIMEBytes.lf { return .body(at: pos + 1) }
             if b == MIMEBytes.cr, pos + 1 < end, buffer[pos + 1] == MIMEBytes.lf { return .body(at: pos + 2) }
             // The field name: printable ASCII except the colon, then optional WSP (obsolete syntax).
-            var i = pos
+            var i = skipNameWords(buffer, from: pos, to: end)
             while i < end {
                 let c = buffer[i]
                 if c == UInt8(ascii: ":") || c <= 32 || c >= 127 { break }
@@ -67,6 +67,25 @@ struct MIMEHeaderScanner {
             first = false
         }
         return .body(at: end)
+    }
+
+    /// Skips eight bytes at a time while none of them can end a field name (a colon, or a byte
+    /// outside 33...126); the byte loop finds the end in the word that holds it. Every header
+    /// of every message goes through here, and many names are longer than eight bytes.
+    @inline(__always)
+    private static func skipNameWords(_ buffer: UnsafeRawBufferPointer, from start: Int, to end: Int) -> Int {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits = ones &* 0x80
+        @inline(__always) func zeroBytes(_ x: UInt64) -> UInt64 { (x &- ones) & ~x & highBits }
+        var i = start
+        while i + 8 <= end {
+            let word = buffer.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            let below33 = (word &- ones &* 0x21) & ~word & highBits
+            let stops = zeroBytes(word ^ (ones &* 0x3A)) | below33 | (word & highBits) | zeroBytes(word ^ (ones &* 0x7F))
+            if stops != 0 { break }
+            i += 8
+        }
+        return i
     }
 
     /// The unfolded value bytes: line breaks inside removed (the WSP after them kept,
