@@ -15,7 +15,7 @@ struct Check: ParsableCommand {
     var noWarnings = false
 
     func run() throws {
-        let (compiled, diagnostics) = RuleCompiler.load(paths: paths)
+        let (compiled, diagnostics) = RuleCompiler.load(paths: paths, findingGrammars: true)
         var all = diagnostics
         if !diagnostics.containsErrors {
             all += RuleTestRunner.lint(RuleEngine(rules: compiled))

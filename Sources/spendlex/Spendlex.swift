@@ -34,7 +34,7 @@ struct RuleOptions: ParsableArguments {
 
 /// Loads and compiles rule files; prints errors (and warnings if asked) on stderr.
 func compileOrExit(paths: [String], showWarnings: Bool) throws -> RuleEngine {
-    let (compiled, diagnostics) = RuleCompiler.load(paths: paths)
+    let (compiled, diagnostics) = RuleCompiler.load(paths: paths, findingGrammars: true)
     let shown = (showWarnings ? diagnostics : diagnostics.filter { $0.severity == .error }).sortedByLocation()
     if !shown.isEmpty {
         Stderr.write(DiagnosticFormatter(sources: compiled.rules.sources).format(shown))

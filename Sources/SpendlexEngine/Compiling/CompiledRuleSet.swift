@@ -4,12 +4,21 @@ import SpendlexRules
 
 /// The rule set compiled for matching: immutable and shared by every worker thread.
 public struct CompiledRuleSet: Sendable {
-    /// Banks in rule-file order.
+    /// Banks in rule-file order, fallback files included.
     public let banks: [CompiledBank]
+    /// Indices (into `banks`) of the fallback files, tried when no bank's parser reads a message.
+    let fallbacks: [Int]
     /// Routes a sender to candidate banks.
     let router: SenderRouter
     /// The source rule set, for diagnostics and `explain`.
     public let rules: RuleSet
+
+    init(banks: [CompiledBank], router: SenderRouter, rules: RuleSet) {
+        self.banks = banks
+        self.fallbacks = banks.indices.filter { banks[$0].isFallback }
+        self.router = router
+        self.rules = rules
+    }
 
     /// The bank with this id.
     public func bank(id: String) -> CompiledBank? {
@@ -39,6 +48,8 @@ public final class CompiledBank: Sendable {
     public let parsers: [CompiledParser]
     /// Normalization defaults taken from the bank file.
     let defaults: BankDefaults
+    /// A fallback file (`fallback: true`): never routed to; tried after every bank.
+    public var isFallback: Bool { rules.isFallback }
 
     init(id: String, rules: BankRules, subjects: [Pattern], detect: [Pattern], ignore: [(id: String, pattern: Pattern)],
          parsers: [CompiledParser], defaults: BankDefaults) {
@@ -80,9 +91,13 @@ public final class CompiledParser: Sendable {
     let date: DateNormalizer
     /// Constant field values (`fields: {currency: {value: USD}}`).
     let constants: [FieldName: String]
+    /// Whether it belongs to a fallback file: its transactions are scored as generic.
+    let isFallback: Bool
+    /// Fields besides the amount without which a transaction is `pending`.
+    let required: [FieldName]
 
     init(id: String, bankID: String, rule: ParserRule, matcher: FieldMatcher, amount: AmountNormalizer,
-         date: DateNormalizer, constants: [FieldName: String]) {
+         date: DateNormalizer, constants: [FieldName: String], isFallback: Bool) {
         self.id = id
         self.bankID = bankID
         self.rule = rule
@@ -90,6 +105,8 @@ public final class CompiledParser: Sendable {
         self.amount = amount
         self.date = date
         self.constants = constants
+        self.isFallback = isFallback
+        self.required = rule.required.map(\.value).filter { $0 != .amount }
     }
 }
 

@@ -27,9 +27,10 @@ public enum RuleCompiler {
         return (CompiledRuleSet(banks: banks, router: router, rules: ruleSet), deduplicated(diagnostics))
     }
 
-    /// Loads and compiles rule files in one step.
-    public static func load(paths: [String]) -> (CompiledRuleSet, [Diagnostic]) {
-        let (ruleSet, loadDiagnostics) = RuleLoader.load(paths: paths)
+    /// Loads and compiles rule files in one step; with `findingGrammars`, the `grammars`
+    /// folder beside the rule files is loaded too when no path names it.
+    public static func load(paths: [String], findingGrammars: Bool = false) -> (CompiledRuleSet, [Diagnostic]) {
+        let (ruleSet, loadDiagnostics) = RuleLoader.load(paths: paths, findingGrammars: findingGrammars)
         let (compiled, compileDiagnostics) = compile(ruleSet)
         return (compiled, loadDiagnostics + compileDiagnostics)
     }
@@ -124,7 +125,7 @@ public enum RuleCompiler {
             return nil
         }
         return CompiledParser(id: id, bankID: bank.id.value, rule: parser, matcher: matcher,
-                              amount: amount, date: date, constants: constants)
+                              amount: amount, date: date, constants: constants, isFallback: bank.isFallback)
     }
 
     /// Expands and compiles one pattern; a PCRE2 error is reported inside the written pattern.

@@ -34,8 +34,12 @@ public struct Explanation: Sendable {
     public let routedBySender: Bool
     /// Banks tried, in order.
     public let banks: [BankTrace]
+    /// Fallback files tried after the banks (all of them, as for the banks).
+    public let fallbacks: [BankTrace]
     /// What the engine returns for the message.
     public let outcome: ParseOutcome
+    /// The thresholds behind `status`.
+    public let policy: ConfidencePolicy
 
     /// A readable report; card numbers in the text are masked.
     public func render(writer: TransactionWriter = TransactionWriter(format: .jsonl)) -> String {
@@ -46,8 +50,9 @@ public struct Explanation: Sendable {
         } else {
             out += "no sender: trying banks by text (\(banks.count) candidate\(banks.count == 1 ? "" : "s"))\n"
         }
-        for trace in banks {
-            out += "bank \(trace.bank):\n"
+        for trace in banks + fallbacks {
+            out += fallbacks.contains(where: { $0.bank == trace.bank }) ? "fallback \(trace.bank):\n"
+                : "bank \(trace.bank):\n"
             if trace.subjectFiltered { out += "  subject is not a transaction subject: ignored\n" }
             if let rule = trace.ignoredBy { out += "  ignored by \(rule)\n" }
             for (parser, result) in trace.parsers {
@@ -66,8 +71,32 @@ public struct Explanation: Sendable {
         switch outcome {
         case .transaction(let transaction):
             out += "result: transaction by \(transaction.rule) (normalized)\n" + writer.row(transaction)
+            out += Self.render(transaction, policy: policy)
         default:
             out += "result: \(outcome.reason)\n"
+        }
+        return out
+    }
+}
+
+extension Explanation {
+    /// The confidence part by part, and why the status is what it is.
+    static func render(_ transaction: Transaction, policy: ConfidencePolicy) -> String {
+        let threshold = TransactionWriter.twoDecimals(policy.okThreshold)
+        var out = "confidence \(TransactionWriter.twoDecimals(transaction.confidence)): status \(transaction.status.rawValue)"
+        switch transaction.status {
+        case .ok: out += " (ok from \(threshold))\n"
+        case .review: out += " (below \(threshold))\n"
+        case .pending: out += " (a required field is missing)\n"
+        }
+        let doubts = transaction.confidenceParts.doubts
+        if doubts.isEmpty {
+            out += "  1.00  bank-specific parser, bank from the sender, every field found and valid\n"
+        } else {
+            out += "  1.00  start\n"
+            for doubt in doubts {
+                out += "- \(TransactionWriter.twoDecimals(doubt.weight))  \(doubt.part): \(doubt.summary)\n"
+            }
         }
         return out
     }
@@ -78,32 +107,33 @@ extension RuleEngine.Worker {
     /// tried, even after the first match, so that overlaps show.
     public func explain(_ message: Message) -> Explanation {
         let route = self.route(message)
-        var traces: [Explanation.BankTrace] = []
-        for index in route.banks {
-            let bank = rules.banks[index]
-            let filtered = route.bySender && message.subject.map { subject in
-                !bank.subjects.isEmpty && !bank.subjects.contains { (try? $0.matches(subject, scratch: scratch)) == true }
-            } == true
-            let ignoredBy = bank.ignore.first { (try? $0.pattern.matches(message.text, scratch: scratch)) == true }?.id
-            var parsers: [(String, Explanation.ParserResult)] = []
-            for parser in bank.parsers {
-                let result: Explanation.ParserResult
-                switch extract(parser, from: message.text) {
-                case .failure(let error): result = .limit(error)
-                case .success(let raw?): result = .matched(raw.captured)
-                case .success(nil):
-                    if case .perField(let gate?, _) = parser.matcher,
-                       (try? gate.matches(message.text, scratch: scratch)) != true {
-                        result = .gateFailed
-                    } else {
-                        result = .noMatch
-                    }
-                }
-                parsers.append((parser.id, result))
-            }
-            traces.append(.init(bank: bank.id, subjectFiltered: filtered, ignoredBy: ignoredBy, parsers: parsers))
-        }
+        let traces = route.banks.map { trace(message, bank: rules.banks[$0], routedBySender: route.bySender) }
+        let fallbacks = rules.fallbacks.map { trace(message, bank: rules.banks[$0], routedBySender: false) }
         return Explanation(sender: message.sender, routedBySender: route.bySender, banks: traces,
-                           outcome: parse(message))
+                           fallbacks: fallbacks, outcome: parse(message), policy: policy)
+    }
+
+    private func trace(_ message: Message, bank: CompiledBank, routedBySender: Bool) -> Explanation.BankTrace {
+        let filtered = (routedBySender || bank.isFallback) && message.subject.map { subject in
+            !bank.subjects.isEmpty && !bank.subjects.contains { (try? $0.matches(subject, scratch: scratch)) == true }
+        } == true
+        let ignoredBy = bank.ignore.first { (try? $0.pattern.matches(message.text, scratch: scratch)) == true }?.id
+        var parsers: [(String, Explanation.ParserResult)] = []
+        for parser in bank.parsers {
+            let result: Explanation.ParserResult
+            switch extract(parser, from: message.text) {
+            case .failure(let error): result = .limit(error)
+            case .success(let raw?): result = .matched(raw.captured)
+            case .success(nil):
+                if case .perField(let gate?, _) = parser.matcher,
+                   (try? gate.matches(message.text, scratch: scratch)) != true {
+                    result = .gateFailed
+                } else {
+                    result = .noMatch
+                }
+            }
+            parsers.append((parser.id, result))
+        }
+        return .init(bank: bank.id, subjectFiltered: filtered, ignoredBy: ignoredBy, parsers: parsers)
     }
 }

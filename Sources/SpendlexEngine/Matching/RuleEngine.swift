@@ -10,33 +10,38 @@ import SpendlexRules
 public struct RuleEngine: Sendable {
     /// The compiled rules.
     public let rules: CompiledRuleSet
+    /// The thresholds behind each transaction's `status`.
+    public let policy: ConfidencePolicy
 
     /// Creates an engine over compiled rules.
-    public init(rules: CompiledRuleSet) {
+    public init(rules: CompiledRuleSet, policy: ConfidencePolicy = ConfidencePolicy()) {
         self.rules = rules
+        self.policy = policy
     }
 
     /// A worker for the calling thread.
     public func makeWorker() -> Worker {
-        Worker(rules: rules)
+        Worker(rules: rules, policy: policy)
     }
 
     /// Per-thread matching state. Not shareable between threads.
     public final class Worker {
         /// The rules this worker applies.
         public let rules: CompiledRuleSet
+        let policy: ConfidencePolicy
         let scratch: MatchScratch
         /// Routing results by raw sender: a mailbox has few distinct senders, and this
         /// lookup runs for every message. Cleared when it grows past `senderCacheLimit`.
         private var senderCache: [String: [Int]] = [:]
         private static let senderCacheLimit = 4096
 
-        init(rules: CompiledRuleSet) {
+        init(rules: CompiledRuleSet, policy: ConfidencePolicy) {
             self.rules = rules
+            self.policy = policy
             self.scratch = MatchScratch()
         }
 
-        /// Parses one message: route, ignore, match, normalize.
+        /// Parses one message: route, ignore, match, normalize; then the fallback files.
         public func parse(_ message: Message) -> ParseOutcome {
             parse(message, route: route(message))
         }
@@ -45,23 +50,46 @@ public struct RuleEngine: Sendable {
         /// the message's sender, as the reading thread of a batch looked it up to decide
         /// whether to decode the body; the lookup (hashing the sender) is not done twice.
         package func parse(_ message: Message, senderBanks: [Int]) -> ParseOutcome {
-            parse(message, route: senderBanks.isEmpty ? route(message) : (senderBanks, true))
+            parse(message, route: senderBanks.isEmpty ? route(message) : Route(banks: senderBanks, bySender: true))
         }
 
-        private func parse(_ message: Message, route: (banks: [Int], bySender: Bool)) -> ParseOutcome {
+        private func parse(_ message: Message, route: Route) -> ParseOutcome {
+            let source: BankSource = route.bySender ? .sender : .text
             for bankIndex in route.banks {
-                if let outcome = parse(message, bank: rules.banks[bankIndex], routedBySender: route.bySender) {
-                    return outcome
+                let bank = rules.banks[bankIndex]
+                if let outcome = parse(message, bank: bank, source: source, as: bank) { return outcome }
+            }
+            // The banks tried could not read it: the fallback files may, on behalf of the bank
+            // the sender or the text named, if any.
+            if !rules.fallbacks.isEmpty {
+                let named = route.bySender ? route.banks.first : route.detected.first
+                for index in rules.fallbacks {
+                    if let outcome = parseWithFallback(message, fallback: rules.banks[index],
+                                                       namedBank: named.map { rules.banks[$0] },
+                                                       source: named == nil ? .none : source) {
+                        return outcome
+                    }
                 }
             }
             return .unmatched(banks: route.banks.map { rules.banks[$0].id }, routedBySender: route.bySender)
+        }
+
+        /// A fallback file's pipeline. Its `subjects` filter every email (not only those routed by
+        /// sender), and its transactions take the named bank's id and defaults when there is one.
+        private func parseWithFallback(_ message: Message, fallback: CompiledBank, namedBank: CompiledBank?,
+                                       source: BankSource) -> ParseOutcome? {
+            if let subject = message.subject, !fallback.subjects.isEmpty,
+               !fallback.subjects.contains(where: { (try? $0.matches(subject, scratch: scratch)) == true }) {
+                return nil
+            }
+            return parse(message, bank: fallback, source: source, as: namedBank ?? fallback, filterSubjects: false)
         }
 
         /// Parses a message as if it came from `bankID`, skipping sender routing: how a
         /// bank's examples are tested. Returns `.unmatched` when no parser of the bank matches.
         public func parse(_ message: Message, asBank bankID: String) -> ParseOutcome {
             guard let bank = rules.bank(id: bankID) else { return .unmatched(banks: [], routedBySender: false) }
-            return parse(message, bank: bank, routedBySender: true)
+            return parse(message, bank: bank, source: .sender, as: bank)
                 ?? .unmatched(banks: [bankID], routedBySender: true)
         }
 
@@ -79,6 +107,15 @@ public struct RuleEngine: Sendable {
         /// that decides whether an email's body is worth decoding.
         public func isBankSender(_ sender: String) -> Bool {
             !banks(forSender: sender).isEmpty
+        }
+
+        /// Whether a fallback file reads email with this subject from senders no bank names: only
+        /// fallback files with `subjects` do, so that ordinary mail is never decoded for them.
+        public func fallbackReadsEmail(subject: String?) -> Bool {
+            guard let subject else { return false }
+            return rules.fallbacks.contains { index in
+                rules.banks[index].subjects.contains { (try? $0.matches(subject, scratch: scratch)) == true }
+            }
         }
 
         /// Indices (into `rules.banks`) of the banks whose `senders` name this sender, in bank order.
@@ -99,26 +136,30 @@ public struct RuleEngine: Sendable {
 
         /// Candidate banks: by sender when it is known to the rules; otherwise every bank
         /// whose `detect` patterns match the text, then every bank without `detect` patterns.
-        func route(_ message: Message) -> (banks: [Int], bySender: Bool) {
+        /// Fallback files are never candidates.
+        func route(_ message: Message) -> Route {
             if let sender = message.sender {
                 let banks = banks(forSender: sender)
-                if !banks.isEmpty { return (banks, true) }
+                if !banks.isEmpty { return Route(banks: banks, bySender: true) }
             }
             var detected: [Int] = []
             var undetectable: [Int] = []
-            for (index, bank) in rules.banks.enumerated() {
+            for (index, bank) in rules.banks.enumerated() where !bank.isFallback {
                 if bank.detect.isEmpty {
                     undetectable.append(index)
                 } else if bank.detect.contains(where: { (try? $0.matches(message.text, scratch: scratch)) == true }) {
                     detected.append(index)
                 }
             }
-            return (detected + undetectable, false)
+            return Route(banks: detected + undetectable, bySender: false, detected: detected)
         }
 
         /// One bank's pipeline: subject filter, ignore rules, parsers. nil when nothing matched.
-        func parse(_ message: Message, bank: CompiledBank, routedBySender: Bool) -> ParseOutcome? {
-            if routedBySender, let subject = message.subject, !bank.subjects.isEmpty,
+        /// `owner` is the bank the transaction is recorded for (the bank itself, or the bank a
+        /// fallback file reads on behalf of): its id and normalization defaults are used.
+        func parse(_ message: Message, bank: CompiledBank, source: BankSource, as owner: CompiledBank,
+                   filterSubjects: Bool = true) -> ParseOutcome? {
+            if filterSubjects, source == .sender, let subject = message.subject, !bank.subjects.isEmpty,
                !bank.subjects.contains(where: { (try? $0.matches(subject, scratch: scratch)) == true }) {
                 return .ignored(rule: "\(bank.id).subjects", bank: bank.id)
             }
@@ -130,8 +171,8 @@ public struct RuleEngine: Sendable {
                 case .failure(let error):
                     return .matchLimit(rule: parser.id, error: error)
                 case .success(let raw?):
-                    return TransactionBuilder.build(parser: parser, defaults: bank.defaults, raw: raw,
-                                                    message: message, routedBySender: routedBySender)
+                    return TransactionBuilder.build(parser: parser, owner: owner, raw: raw, message: message,
+                                                    source: source, policy: policy)
                 case .success(nil):
                     continue
                 }
@@ -176,6 +217,26 @@ public struct RuleEngine: Sendable {
             }
         }
     }
+}
+
+/// The candidate banks for a message, in the order they are tried.
+struct Route {
+    /// Indices into `CompiledRuleSet.banks`.
+    var banks: [Int]
+    /// Whether the sender named them (else the text's `detect` patterns, then banks without any).
+    var bySender: Bool
+    /// The banks whose `detect` patterns matched, when routed by text.
+    var detected: [Int] = []
+}
+
+/// Where the bank of a transaction came from; part of its confidence.
+enum BankSource {
+    /// The sender is one of the bank's `senders` (or a rule test names the bank).
+    case sender
+    /// The bank's `detect` patterns recognised the text.
+    case text
+    /// No bank was recognised: a fallback file read the message alone.
+    case none
 }
 
 /// Two cheap patterns that together say "this reads like a transaction alert".

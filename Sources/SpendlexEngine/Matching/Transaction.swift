@@ -67,8 +67,10 @@ public struct Transaction: Sendable, Equatable {
     public var category: String?
     /// Spending subcategory.
     public var subcategory: String?
-    /// How sure the parse is, 0...1 with two decimals (a score, not money).
+    /// How sure the parse is, 0...1 with two decimals (a score, not money): `confidenceParts.score`.
     public var confidence: Double
+    /// The doubts behind `confidence`, for `spendlex explain`.
+    public var confidenceParts: Confidence
     /// ok, review or pending.
     public var status: Status
     /// Stable across runs for the same message and parse: re-running adds nothing twice.

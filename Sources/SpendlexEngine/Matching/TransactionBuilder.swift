@@ -1,25 +1,25 @@
 import Foundation
 import SpendlexRules
 
-/// Normalizes one parser's raw captures into a `Transaction`, scoring its confidence.
+/// Normalizes one parser's raw captures into a `Transaction`, recording each doubt about it
+/// in its `Confidence`.
 enum TransactionBuilder {
-    /// Confidence lost for each weakness of a parse; a record under `reviewThreshold` is `review`.
-    enum Penalty {
-        static let perFieldParser = 0.05
-        static let routedByText = 0.05
-        static let dateFromArrival = 0.05
-        static let noDate = 0.15
-        static let badOptionalField = 0.15
-        static let unknownCurrency = 0.2
-        static let noDirection = 0.2
-    }
-    static let reviewThreshold = 0.7
-
-    static func build(parser: CompiledParser, defaults: BankDefaults, raw: FieldValues, message: Message,
-                      routedBySender: Bool) -> ParseOutcome {
-        var confidence = 1.0
-        if case .perField = parser.matcher { confidence -= Penalty.perFieldParser }
-        if !routedBySender { confidence -= Penalty.routedByText }
+    /// `owner` is the bank the transaction is recorded for: the parser's own bank, or the bank a
+    /// fallback file reads on behalf of; its country, currency, date order and zone are the defaults.
+    static func build(parser: CompiledParser, owner: CompiledBank, raw: FieldValues, message: Message,
+                      source: BankSource, policy: ConfidencePolicy) -> ParseOutcome {
+        let defaults = owner.defaults
+        var confidence = Confidence()
+        if parser.isFallback {
+            confidence.insert(.fallbackParser)
+        } else if case .perField = parser.matcher {
+            confidence.insert(.perFieldParser)
+        }
+        switch source {
+        case .sender: break
+        case .text: confidence.insert(.bankFromText)
+        case .none: confidence.insert(.noBank)
+        }
         let hasConstants = !parser.constants.isEmpty
         func value(_ field: FieldName) -> String? {
             raw[field] ?? (hasConstants ? parser.constants[field] : nil)
@@ -40,9 +40,10 @@ enum TransactionBuilder {
         var currency: String?
         if let text = value(.currency) {
             currency = CurrencyNormalizer.code(for: text, country: defaults.country)
-            if currency == nil { confidence -= Penalty.unknownCurrency }
+            if currency == nil { confidence.insert(.unknownCurrency) }
         }
         currency = currency ?? amount?.currency ?? defaults.currency
+        if currency == nil && value(.currency) == nil { confidence.insert(.noCurrency) }
 
         // Dates: as written, else the arrival time in the bank's time zone.
         let arrival = message.receivedAt.map { Self.local($0, in: defaults.timeZone) }
@@ -50,28 +51,39 @@ enum TransactionBuilder {
         var time: LocalTime?
         if let text = value(.date) {
             do { date = try parser.date.normalize(text, reference: arrival?.date) } catch {
-                return .failed(rule: parser.id, field: .date, error: error)
+                // A bank's parser knows its date order: a date it cannot read is an error. The
+                // fallback guesses the order: "11/20/2026" is read month first, else left out.
+                guard parser.isFallback else { return .failed(rule: parser.id, field: .date, error: error) }
+                date = Self.dateInOtherOrder(text, than: parser.date, reference: arrival?.date)
+                if date == nil { confidence.insert(.malformedDate) }
             }
         }
         if let text = value(.time) {
             do { time = try TimeNormalizer.normalize(text) } catch {
-                return .failed(rule: parser.id, field: .time, error: error)
+                // The fallback's guess at a time may be wrong; it is left out, not an error.
+                if !parser.isFallback { return .failed(rule: parser.id, field: .time, error: error) }
             }
         }
-        if date == nil {
-            if let arrival {
-                date = arrival.date
-                if time == nil { time = arrival.time }
-                confidence -= Penalty.dateFromArrival
-            } else {
-                confidence -= Penalty.noDate
+        if let written = date {
+            // A date more than a day after the message arrived (or after now) is a misread.
+            let today = arrival?.date ?? Self.local(Date(), in: defaults.timeZone).date
+            if let today, written.daysSinceEpoch > today.daysSinceEpoch + 1 {
+                confidence.insert(.futureDate)
             }
+        } else if confidence.contains(.malformedDate) {
+            // Not a real date: the arrival time is no substitute for what the text got wrong.
+        } else if let arrival {
+            date = arrival.date
+            if time == nil { time = arrival.time }
+            confidence.insert(.dateFromArrival)
+        } else {
+            confidence.insert(.noDate)
         }
 
         var merchant: String?
         if let text = value(.merchant) {
             do { merchant = CardNumberMasker.mask(try MerchantNormalizer.normalize(text)) } catch {
-                confidence -= Penalty.badOptionalField
+                confidence.insert(.emptyMerchant)
             }
         }
 
@@ -79,7 +91,7 @@ enum TransactionBuilder {
         func readAccount(_ field: FieldName, type: @autoclosure () -> String) {
             guard account == nil, let text = value(field) else { return }
             do { account = .init(type: type(), last4: try AccountMask.lastDigits(text)) } catch {
-                confidence -= Penalty.badOptionalField
+                confidence.insert(.malformedAccount)
             }
         }
         readAccount(.card, type: "card")
@@ -89,7 +101,7 @@ enum TransactionBuilder {
         var balance: String?
         if let text = value(.balance) {
             do { balance = try parser.amount.normalize(text).plainString } catch {
-                confidence -= Penalty.badOptionalField
+                confidence.insert(.malformedBalance)
             }
         }
 
@@ -102,13 +114,26 @@ enum TransactionBuilder {
             switch amount?.sign {
             case .credit: direction = .credit
             case .debit, .negative: direction = .debit
-            case nil: confidence -= Penalty.noDirection
+            case nil: confidence.insert(.noDirection)
             }
         }
 
-        confidence = max(0, min(1, (confidence * 100).rounded() / 100))
-        let status: Transaction.Status = amount == nil ? .pending
-            : confidence < Self.reviewThreshold ? .review : .ok
+        let score = confidence.score
+        let missingRequired = amount == nil || parser.required.contains { field in
+            switch field {
+            case .amount: amount == nil
+            case .currency: currency == nil
+            case .date: date == nil
+            case .time: time == nil
+            case .merchant: merchant == nil
+            case .account, .card, .last4: account == nil
+            case .balance: balance == nil
+            case .reference: reference == nil
+            case .channel: channel == nil
+            case .direction: direction == nil
+            }
+        }
+        let status = policy.status(score: score, missingRequired: missingRequired)
         let amountText = amount?.text
         // StableHash.hex(parts: [message.id, parser.id, amountText ?? "", date?.description ?? "",
         // time?.description ?? "", account?.last4 ?? ""]), without the array and the strings.
@@ -124,11 +149,17 @@ enum TransactionBuilder {
         return .transaction(Transaction(
             messageID: message.id, messageChannel: message.channel, sender: message.sender,
             receivedAt: message.receivedAt, file: message.file, offset: message.offset,
-            rule: parser.id, bank: parser.bankID, direction: direction, kind: parser.rule.kind?.value,
+            rule: parser.id, bank: owner.id, direction: direction, kind: parser.rule.kind?.value,
             amount: amount?.value, amountText: amountText, currency: currency, date: date, time: time,
             merchant: merchant, account: account, balance: balance, reference: reference, channel: channel,
-            category: nil, subcategory: nil, confidence: confidence, status: status,
+            category: nil, subcategory: nil, confidence: score, confidenceParts: confidence, status: status,
             idempotencyKey: key.hex, duplicateOf: nil))
+    }
+
+    /// A numeric date read day-first if `normalizer` reads month-first, and the reverse.
+    static func dateInOtherOrder(_ text: String, than normalizer: DateNormalizer, reference: LocalDate?) -> LocalDate? {
+        let other: DateOrder = normalizer.order == .monthDayYear ? .dayMonthYear : .monthDayYear
+        return try? DateNormalizer(order: other).normalize(text, reference: reference)
     }
 
     /// "debited", "Spent", "CR" → a direction.

@@ -9,7 +9,7 @@ struct SenderRouter: Sendable {
     private var globs: [(pattern: [UInt8], bank: Int)] = []
 
     init(banks: [BankRules]) {
-        for (index, bank) in banks.enumerated() {
+        for (index, bank) in banks.enumerated() where !bank.isFallback {
             for sender in bank.senders {
                 let pattern = sender.value.lowercased()
                 if pattern.contains("*") || pattern.contains("?") {

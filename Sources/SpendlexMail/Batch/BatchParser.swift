@@ -160,10 +160,14 @@ public struct BatchParser: Sendable {
             }
             let from = headers.fromAddress
             let senderBanks = from.map(router.banks(forSender:)) ?? []
-            if senderBanks.isEmpty && !options.decodeAllSenders && !options.reportUnmatched {
+            // Mail from no bank's sender is settled here, unless its subject reads like an alert
+            // that a fallback file takes (`fallback: true` with `subjects`).
+            let fallback = senderBanks.isEmpty && router.fallbackReadsEmail(subject: headers.subject)
+            if senderBanks.isEmpty && !fallback && !options.decodeAllSenders && !options.reportUnmatched {
                 return WorkItem(kind: .settled(.notFromBank))
             }
-            return WorkItem(kind: .email(email, headers, from: from, senderBanks: senderBanks), size: email.bytes.count)
+            return WorkItem(kind: .email(email, headers, from: from, senderBanks: senderBanks, fallback: fallback),
+                            size: email.bytes.count)
         case .text(let record):
             let message = Message(id: record.id ?? "sms:" + StableHash.hex(parts: [record.sender ?? "", record.text]),
                                   text: record.text, sender: record.sender, receivedAt: record.receivedAt,
@@ -196,23 +200,23 @@ public struct BatchParser: Sendable {
             case .message(let message):
                 result.account(worker.parse(message), message: message, writer: writer, worker: worker,
                                reportUnmatched: options.reportUnmatched)
-            case .email(let email, let headers, let from, let senderBanks):
-                processEmail(email, headers: headers, from: from, senderBanks: senderBanks, worker: worker,
-                             into: &result)
+            case .email(let email, let headers, let from, let senderBanks, let fallback):
+                processEmail(email, headers: headers, from: from, senderBanks: senderBanks, fallback: fallback,
+                             worker: worker, into: &result)
             }
         }
         return result
     }
 
     private func processEmail(_ email: RawEmail, headers: EmailHeaders, from: String?, senderBanks: [Int],
-                              worker: RuleEngine.Worker, into result: inout BatchResult) {
+                              fallback: Bool, worker: RuleEngine.Worker, into result: inout BatchResult) {
         // HTML parts are converted only when the plain text is missing or does not parse.
         let decoded = MIMEDecoder.bodyPreferringPlain(of: email.bytes, headers: headers)
         var body = decoded.body
         var message = Message(id: headers.messageID ?? "sha:" + StableHash.hex(email.bytes), text: body.text,
                               sender: from, subject: headers.subject, receivedAt: headers.date,
                               channel: .email, file: email.file, offset: email.offset)
-        if senderBanks.isEmpty && !options.decodeAllSenders {
+        if senderBanks.isEmpty && !fallback && !options.decodeAllSenders {
             // Decoded only to report likely transactions that no bank file covers.
             if worker.looksLikeTransaction(message.text) {
                 result.summary.unmatched += 1
@@ -244,8 +248,9 @@ struct WorkItem: Sendable {
     enum Kind: Sendable {
         case message(Message)
         /// `from` is the headers' `fromAddress` and `senderBanks` the banks whose senders name it
-        /// (none: not from a bank), both found once on the reading thread for routing.
-        case email(RawEmail, EmailHeaders, from: String?, senderBanks: [Int])
+        /// (none: not from a bank), both found once on the reading thread for routing; `fallback`:
+        /// from no bank, but with a subject a fallback file reads.
+        case email(RawEmail, EmailHeaders, from: String?, senderBanks: [Int], fallback: Bool)
         case settled(Settled)
     }
 

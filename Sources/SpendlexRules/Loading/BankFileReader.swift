@@ -5,9 +5,9 @@ import Yams
 /// here and in `grammars/spendlex-rules.schema.json`; keep the two in step.
 enum BankFileReader {
     static let bankKeys = ["bank", "id", "description", "country", "currency", "locale", "timezone",
-                           "decimal", "date_order", "senders", "subjects", "detect", "ignore", "parsers"]
+                           "decimal", "date_order", "fallback", "senders", "subjects", "detect", "ignore", "parsers"]
     static let parserKeys = ["id", "description", "direction", "kind", "channel", "account_type", "pattern",
-                             "when", "fields", "enabled", "examples", "counter_examples"]
+                             "when", "fields", "required", "enabled", "examples", "counter_examples"]
     static let fieldKeys = ["pattern", "value", "format", "decimal"]
     static let exampleKeys = ["text", "sender", "subject", "received_at", "expect"]
     static let counterExampleKeys = ["text", "sender", "subject"]
@@ -60,6 +60,7 @@ enum BankFileReader {
                         reader.report(.invalidValue(value.value, for: "date_order", allowed: "dmy, mdy or ymd", at: value.location))
                     }
                 }
+            case "fallback": bank.isFallback = reader.bool(node, key: "fallback") ?? false
             case "senders":
                 bank.senders = reader.list(node, key: "senders").compactMap { reader.string($0, key: "a sender") }
             case "subjects":
@@ -135,6 +136,10 @@ enum BankFileReader {
             case "pattern": parser.pattern = reader.pattern(value, key: "pattern")
             case "when": parser.when = reader.pattern(value, key: "when")
             case "fields": parser.fields = fields(value, with: &reader)
+            case "required":
+                parser.required = reader.list(value, key: "required").compactMap {
+                    reader.choice($0, key: "a required field", as: FieldName.self)
+                }
             case "enabled": parser.enabled = reader.bool(value, key: "enabled") ?? true
             case "examples":
                 parser.examples = reader.list(value, key: "examples").compactMap { example($0, with: &reader) }

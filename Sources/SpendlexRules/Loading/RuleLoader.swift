@@ -7,10 +7,22 @@ import Yams
 public enum RuleLoader {
     /// Loads every `.yaml`/`.yml` file under the given files and folders, in path order.
     /// A path that does not exist is an error diagnostic, not a thrown error.
-    public static func load(paths: [String]) -> (RuleSet, [Diagnostic]) {
+    ///
+    /// With `findingGrammars`, when the paths hold bank files but no grammar file, the
+    /// `grammars` folder beside them is loaded too (see `grammarFolder(near:)`), so that
+    /// `spendlex test rules` or `spendlex test my-bank.yaml` finds the shared fragments.
+    public static func load(paths: [String], findingGrammars: Bool = false) -> (RuleSet, [Diagnostic]) {
         var ruleSet = RuleSet()
         var diagnostics: [Diagnostic] = []
-        for file in ruleFiles(under: paths, diagnostics: &diagnostics) {
+        var files = ruleFiles(under: paths, diagnostics: &diagnostics)
+        if findingGrammars, let folder = grammarFolder(near: paths) {
+            let grammarFiles = ruleFiles(under: [folder], diagnostics: &diagnostics)
+            let given = Set(files.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
+            if !grammarFiles.contains(where: { given.contains(URL(fileURLWithPath: $0).standardizedFileURL.path) }) {
+                files += grammarFiles
+            }
+        }
+        for file in files {
             do {
                 let text = try String(contentsOfFile: file, encoding: .utf8)
                 load(text: text, path: file, into: &ruleSet, diagnostics: &diagnostics)
@@ -88,6 +100,28 @@ public enum RuleLoader {
             }
         }
         return diagnostics
+    }
+
+    /// The `grammars` folder nearest the given rule paths: looked for in each path's folder and
+    /// its parents (`rules/banks/in/hdfc.yaml` finds `./grammars` beside `rules/`), then in the
+    /// current directory. nil when there is none.
+    public static func grammarFolder(near paths: [String]) -> String? {
+        let fileManager = FileManager.default
+        func grammars(in directory: URL) -> String? {
+            let candidate = directory.appendingPathComponent("grammars")
+            var isDirectory: ObjCBool = false
+            return fileManager.fileExists(atPath: candidate.path, isDirectory: &isDirectory) && isDirectory.boolValue
+                ? candidate.path : nil
+        }
+        for path in paths {
+            var directory = URL(fileURLWithPath: path).standardizedFileURL
+            while directory.path != "/" {
+                if directory.lastPathComponent == "grammars" { return directory.path }
+                if let found = grammars(in: directory) { return found }
+                directory.deleteLastPathComponent()
+            }
+        }
+        return grammars(in: URL(fileURLWithPath: fileManager.currentDirectoryPath))
     }
 
     /// The YAML files under the given paths, sorted, so that every run sees the same order.

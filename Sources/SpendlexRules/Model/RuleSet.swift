@@ -51,6 +51,9 @@ public struct BankRules: Sendable {
     public var decimalMark: Located<String>?
     /// Date order for numeric dates: `dmy`, `mdy` or `ymd`; from the country when absent.
     public var dateOrder: Located<String>?
+    /// A fallback rule file: tried only for messages that no other bank's parser reads, and its
+    /// transactions are scored as generic (lower confidence). Never routed to by sender or `detect`.
+    public var isFallback = false
     /// Sender patterns: email addresses, domains, SMS sender ids; `*` and `?` are wildcards.
     public var senders: [Located<String>]
     /// For email: subjects of transaction alerts; other mail from the bank is ignored.
@@ -108,6 +111,8 @@ public struct ParserRule: Sendable {
     public var when: PatternText?
     /// Field options, and per-field patterns.
     public var fields: [FieldRule]
+    /// Fields without which a transaction is `pending` rather than complete; `amount` always is.
+    public var required: [Located<FieldName>] = []
     /// Whether the parser takes part; `enabled: false` switches it off (and its examples).
     public var enabled: Bool
     /// Messages this parser must turn into the expected fields.
