@@ -26,9 +26,18 @@ struct RuleOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Rule files or folders (bank files and grammars).", valueName: "path"))
     var rules: [String] = ["rules", "grammars"]
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Confidence (0 to 1) from which a transaction's status is ok; below it, review.", valueName: "score"))
+    var okThreshold: Double = ConfidencePolicy().okThreshold
+
+    func validate() throws {
+        guard (0...1).contains(okThreshold) else { throw ValidationError("--ok-threshold must be between 0 and 1") }
+    }
+
     /// Loads and compiles the rules, printing diagnostics on stderr; exits 1 on any error.
     func engine() throws -> RuleEngine {
-        try compileOrExit(paths: rules, showWarnings: false)
+        let engine = try compileOrExit(paths: rules, showWarnings: false)
+        return RuleEngine(rules: engine.rules, policy: ConfidencePolicy(okThreshold: okThreshold))
     }
 }
 

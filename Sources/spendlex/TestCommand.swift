@@ -18,6 +18,7 @@ struct Test: ParsableCommand {
             let formatter = DiagnosticFormatter(sources: engine.rules.rules.sources)
             Stderr.write(report.failures.map { formatter.format($0) + "\n" }.joined())
         }
+        print(report.coverage)
         print(report.summary)
         if report.failed > 0 { throw ExitStatus.findings }
     }

@@ -91,7 +91,7 @@ struct EndToEndTests {
     @Test func failingExamplesAreReportedWithPlacesAndCounted() throws {
         let result = try spendlex(["test", "Tests/Fixtures/failing-rules", "grammars"])
         #expect(result.status == 1)
-        #expect(result.stdout == "2 passed, 4 failed\n")
+        #expect(result.stdout == "4 examples and 2 counter-examples from 1 bank in 1 country\n2 passed, 4 failed\n")
         try expectGolden(result.stderr, "test-failing.txt")
     }
 

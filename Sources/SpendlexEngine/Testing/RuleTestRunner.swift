@@ -9,6 +9,21 @@ public struct RuleTestReport: Sendable {
     public var failed = 0
     /// One diagnostic per failure (several for one example when several fields differ).
     public var failures: [Diagnostic] = []
+    /// Examples run.
+    public var examples = 0
+    /// Counter-examples run.
+    public var counterExamples = 0
+    /// Banks (fallback files included) with at least one test run.
+    public var banks = 0
+    /// Distinct countries of those banks.
+    public var countries = 0
+
+    /// "212 examples and 64 counter-examples from 45 banks in 14 countries".
+    public var coverage: String {
+        func count(_ n: Int, _ one: String, _ many: String) -> String { "\(n) \(n == 1 ? one : many)" }
+        return "\(count(examples, "example", "examples")) and \(count(counterExamples, "counter-example", "counter-examples"))"
+            + " from \(count(banks, "bank", "banks")) in \(count(countries, "country", "countries"))"
+    }
 
     /// `N passed, N failed`, the closing line CI tools read.
     public var summary: String { "\(passed) passed, \(failed) failed" }
@@ -23,8 +38,16 @@ public enum RuleTestRunner {
     public static func run(_ engine: RuleEngine, only: String? = nil) -> RuleTestReport {
         let worker = engine.makeWorker()
         var report = RuleTestReport()
+        var countries: Set<String> = []
         for bank in engine.rules.banks {
-            for parser in bank.parsers where only == nil || parser.id == only {
+            let parsers = bank.parsers.filter { only == nil || $0.id == only }
+            if parsers.contains(where: { !$0.rule.examples.isEmpty || !$0.rule.counterExamples.isEmpty }) {
+                report.banks += 1
+                if let country = bank.rules.country { countries.insert(country.uppercased()) }
+            }
+            for parser in parsers {
+                report.examples += parser.rule.examples.count
+                report.counterExamples += parser.rule.counterExamples.count
                 for (index, example) in parser.rule.examples.enumerated() {
                     let problems = check(example, index: index, of: parser, bank: bank.id, worker: worker)
                     if problems.isEmpty { report.passed += 1 } else {
@@ -46,6 +69,7 @@ public enum RuleTestRunner {
                 }
             }
         }
+        report.countries = countries.count
         return report
     }
 
