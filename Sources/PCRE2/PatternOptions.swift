@@ -24,6 +24,10 @@ public struct PatternOptions: OptionSet, Sendable, Hashable {
     /// `.` also matches line breaks (`PCRE2_DOTALL`, like `(?s)`).
     public static let dotAll = PatternOptions(rawValue: PCRE2_DOTALL)
 
+    /// Several groups may have the same name (`PCRE2_DUPNAMES`, like `(?J)`), for alternatives
+    /// that capture the same thing; the name then reads the first group that matched.
+    public static let duplicateNames = PatternOptions(rawValue: PCRE2_DUPNAMES)
+
     /// Unescaped whitespace in the pattern is ignored and `#` starts a comment
     /// (`PCRE2_EXTENDED`, like `(?x)`).
     public static let extended = PatternOptions(rawValue: PCRE2_EXTENDED)

@@ -88,6 +88,24 @@ struct RuleEngineTests {
         #expect(debit.account?.type == "account")
     }
 
+    @Test func alternativesMayCaptureTheSameField() throws {
+        let bank = """
+            id: alt
+            country: US
+            parsers:
+              - id: alt.spend
+                direction: debit
+                pattern: '(?:You spent %{MONEY:amount} at (?<merchant>\\w+)|A %{MONEY:amount} charge at (?<merchant>\\w+))'
+            """
+        let (engine, diagnostics) = compile(["common.yaml": commonGrammar, "alt.yaml": bank])
+        #expect(!diagnostics.containsErrors, "\(diagnostics)")
+        let worker = engine.makeWorker()
+        for text in ["You spent $5.00 at CAFE", "A $5.00 charge at CAFE"] {
+            let t = try #require(worker.parse(Message(id: "m", text: text), asBank: "alt").transaction)
+            #expect(t.amountText == "5.00" && t.merchant == "CAFE")
+        }
+    }
+
     @Test func perFieldParsersSearchEachFieldOnItsOwn() throws {
         let t = try #require(parse("Salary of Rs 50,000.00 credited from ACME", sender: "VM-TBANK").transaction)
         #expect(t.rule == "tb.fields")

@@ -14,7 +14,7 @@ public enum RuleCompiler {
         var diagnostics: [Diagnostic] = []
         for fragment in ruleSet.fragments {
             guard let expanded = expander.expandForCheck(fragment) else { continue }
-            do { _ = try Pattern(expanded.text, options: [], jit: false) } catch {
+            do { _ = try Pattern(expanded.text, options: .duplicateNames, jit: false) } catch {
                 diagnostics.append(patternDiagnostic(error, text: fragment.pattern, expanded: expanded))
             }
         }
@@ -133,7 +133,8 @@ public enum RuleCompiler {
                                diagnostics: inout [Diagnostic]) -> (pattern: Pattern, expanded: ExpandedPattern)? {
         guard let expanded = expander.expand(text) else { return nil }
         do {
-            return (try Pattern(expanded.text), expanded)
+            // Alternatives may capture the same field: `(?:spent %{MONEY:amount}|%{MONEY:amount} paid)`.
+            return (try Pattern(expanded.text, options: .duplicateNames), expanded)
         } catch {
             diagnostics.append(patternDiagnostic(error, text: text, expanded: expanded))
             return nil
