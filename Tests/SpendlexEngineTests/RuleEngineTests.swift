@@ -88,6 +88,23 @@ struct RuleEngineTests {
         #expect(debit.account?.type == "account")
     }
 
+    @Test func negativeBalancesKeepTheirSignAndCapturedChannelsAreNamed() throws {
+        let bank = """
+            id: sk
+            country: DE
+            decimal: ","
+            parsers:
+              - id: sk.debit
+                direction: debit
+                pattern: '(?<channel>Direct Debit|Standing order): %{AMOUNT:amount} EUR\\. Saldo: (?<balance>-?%{AMOUNT}) EUR'
+            """
+        let (engine, diagnostics) = compile(["common.yaml": commonGrammar, "sk.yaml": bank])
+        #expect(!diagnostics.containsErrors, "\(diagnostics)")
+        let t = try #require(engine.makeWorker().parse(Message(id: "m", text: "Direct Debit: 12,00 EUR. Saldo: -312,40 EUR"),
+                                                       asBank: "sk").transaction)
+        #expect(t.balance == "-312.40" && t.channel == "direct_debit")
+    }
+
     @Test func alternativesMayCaptureTheSameField() throws {
         let bank = """
             id: alt

@@ -100,13 +100,18 @@ enum TransactionBuilder {
 
         var balance: String?
         if let text = value(.balance) {
-            do { balance = try parser.amount.normalize(text).plainString } catch {
+            do {
+                // A balance keeps its sign: an overdrawn account reads "-312.40" (or "312.40 DR").
+                let parsed = try parser.amount.normalize(text)
+                balance = parsed.sign == .negative || parsed.sign == .debit ? "-" + parsed.plainString : parsed.plainString
+            } catch {
                 confidence.insert(.malformedBalance)
             }
         }
 
         let reference = value(.reference).map { CardNumberMasker.mask(Self.collapsingWhitespace($0)) }
-        let channel = value(.channel)?.lowercased() ?? parser.rule.channel
+        // A captured channel as the rule language names channels: "Direct Debit" → "direct_debit".
+        let channel = value(.channel).map(Self.channelName) ?? parser.rule.channel
 
         var direction = parser.rule.direction?.value
         if let word = value(.direction) { direction = Self.direction(ofWord: word) ?? direction }
@@ -160,6 +165,11 @@ enum TransactionBuilder {
     static func dateInOtherOrder(_ text: String, than normalizer: DateNormalizer, reference: LocalDate?) -> LocalDate? {
         let other: DateOrder = normalizer.order == .monthDayYear ? .dayMonthYear : .monthDayYear
         return try? DateNormalizer(order: other).normalize(text, reference: reference)
+    }
+
+    /// "Direct Debit", "standing-order" → "direct_debit", "standing_order".
+    static func channelName(_ text: String) -> String {
+        text.lowercased().split(whereSeparator: { $0 == " " || $0 == "-" || $0 == "_" }).joined(separator: "_")
     }
 
     /// "debited", "Spent", "CR" → a direction.
