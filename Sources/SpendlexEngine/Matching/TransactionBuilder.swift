@@ -53,9 +53,17 @@ enum TransactionBuilder {
             do { date = try parser.date.normalize(text, reference: arrival?.date) } catch {
                 // A bank's parser knows its date order: a date it cannot read is an error. The
                 // fallback guesses the order: "11/20/2026" is read month first, else left out.
-                guard parser.isFallback else { return .failed(rule: parser.id, field: .date, error: error) }
-                date = Self.dateInOtherOrder(text, than: parser.date, reference: arrival?.date)
-                if date == nil { confidence.insert(.malformedDate) }
+                // "23-05" with no arrival time: the year cannot be known; the date is left out, doubted.
+                if error.id == FieldError.Kind.dateWithoutYear.rawValue {
+                    confidence.insert(.dateWithoutYear)
+                }
+                guard parser.isFallback || confidence.contains(.dateWithoutYear) else {
+                    return .failed(rule: parser.id, field: .date, error: error)
+                }
+                if !confidence.contains(.dateWithoutYear) {
+                    date = Self.dateInOtherOrder(text, than: parser.date, reference: arrival?.date)
+                    if date == nil { confidence.insert(.malformedDate) }
+                }
             }
         }
         if let text = value(.time) {
@@ -70,7 +78,7 @@ enum TransactionBuilder {
             if let today, written.daysSinceEpoch > today.daysSinceEpoch + 1 {
                 confidence.insert(.futureDate)
             }
-        } else if confidence.contains(.malformedDate) {
+        } else if confidence.contains(.malformedDate) || confidence.contains(.dateWithoutYear) {
             // Not a real date: the arrival time is no substitute for what the text got wrong.
         } else if let arrival {
             date = arrival.date

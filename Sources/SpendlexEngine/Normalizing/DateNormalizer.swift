@@ -66,7 +66,9 @@ public struct DateNormalizer: Sendable {
             if let reference, candidate > reference.year + 1 { candidate -= 100 }
             year = candidate
         case .none:
-            guard let reference else { throw invalid(raw, "it has no year and there is no reference date") }
+            guard let reference else {
+                throw FieldError(.dateWithoutYear, "cannot read a date in \"\(raw)\": it has no year and there is no reference date")
+            }
             let latest = reference.daysSinceEpoch + 7
             let candidates = [reference.year + 1, reference.year, reference.year - 1]
             year = candidates.first {

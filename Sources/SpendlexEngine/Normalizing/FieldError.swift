@@ -2,7 +2,7 @@
 ///
 /// `id` is stable and meant for tests, golden files and machine output; `message` is for people
 /// and may change wording. Known ids: `amount.invalid`, `currency.unknown`, `date.invalid`,
-/// `date.nonexistent`, `date.format`, `time.invalid`, `account.invalid`, `merchant.empty`.
+/// `date.nonexistent`, `date.noYear`, `date.format`, `time.invalid`, `account.invalid`, `merchant.empty`.
 public struct FieldError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Stable identifier of the failure, e.g. `"amount.invalid"`.
     public let id: String
@@ -26,6 +26,8 @@ extension FieldError {
         case currencyUnknown = "currency.unknown"
         case dateInvalid = "date.invalid"
         case dateNonexistent = "date.nonexistent"
+        /// A day and month without a year, and no arrival time to take the year from.
+        case dateWithoutYear = "date.noYear"
         case dateFormat = "date.format"
         case timeInvalid = "time.invalid"
         case accountInvalid = "account.invalid"

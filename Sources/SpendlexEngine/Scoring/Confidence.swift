@@ -25,6 +25,8 @@ public struct Confidence: Sendable, Equatable {
         case dateFromArrival
         /// The text has no date and the message no arrival time.
         case noDate
+        /// The date has no year and the message no arrival time to take it from: left out.
+        case dateWithoutYear
         /// The date captured is not a real date in any order (fallback parsers only; for a bank's
         /// parser it is an error).
         case malformedDate
@@ -45,7 +47,7 @@ public struct Confidence: Sendable, Equatable {
             case .fallbackParser, .perFieldParser: "specificity"
             case .bankFromText, .noBank: "source"
             case .unknownCurrency, .noCurrency: "currency"
-            case .dateFromArrival, .noDate, .malformedDate, .futureDate: "date"
+            case .dateFromArrival, .noDate, .dateWithoutYear, .malformedDate, .futureDate: "date"
             case .malformedAccount: "account"
             case .emptyMerchant: "merchant"
             case .malformedBalance: "balance"
@@ -59,7 +61,7 @@ public struct Confidence: Sendable, Equatable {
             case .fallbackParser, .futureDate: 0.35
             case .perFieldParser, .bankFromText, .dateFromArrival: 0.05
             case .noBank, .malformedBalance: 0.10
-            case .noDate, .malformedDate, .malformedAccount, .emptyMerchant: 0.15
+            case .noDate, .dateWithoutYear, .malformedDate, .malformedAccount, .emptyMerchant: 0.15
             case .unknownCurrency, .noCurrency, .noDirection: 0.20
             }
         }
@@ -75,6 +77,7 @@ public struct Confidence: Sendable, Equatable {
             case .noCurrency: "no currency written and no bank default"
             case .dateFromArrival: "no date in the text: taken from the arrival time"
             case .noDate: "no date in the text and no arrival time"
+            case .dateWithoutYear: "date written without a year and no arrival time to take it from"
             case .malformedDate: "date captured but not a real date"
             case .futureDate: "date more than a day after the message arrived"
             case .malformedAccount: "account or card reference is not a readable mask"

@@ -210,8 +210,8 @@ struct DateNormalizerTests {
     }
 
     @Test func noYearWithoutReferenceIsInvalid() {
-        expectDateError("date.invalid") { _ = try DateNormalizer().normalize("02 May", reference: nil) }
-        expectDateError("date.invalid") { _ = try DateNormalizer().normalize("23-05", reference: nil) }
+        expectDateError("date.noYear") { _ = try DateNormalizer().normalize("02 May", reference: nil) }
+        expectDateError("date.noYear") { _ = try DateNormalizer().normalize("23-05", reference: nil) }
     }
 
     /// raw, reference, expected: two-digit years.
@@ -333,7 +333,7 @@ struct DateNormalizerTests {
 
     @Test func formatWithoutYearNeedsReference() throws {
         let normalizer = try DateNormalizer(format: "dd MMM")
-        expectDateError("date.invalid") { _ = try normalizer.normalize("30 Dec", reference: nil) }
+        expectDateError("date.noYear") { _ = try normalizer.normalize("30 Dec", reference: nil) }
         #expect(try normalizer.normalize("30 Dec", reference: day(2026, 1, 3)).description == "2025-12-30")
     }
 }

@@ -102,6 +102,25 @@ struct FallbackTests {
         #expect(t.confidenceParts.doubts == [.futureDate] && t.status == .review)
     }
 
+    @Test func aDateWithoutYearOrArrivalIsLeftOutNotAnError() throws {
+        let bank = """
+            id: ny
+            country: IN
+            parsers:
+              - id: ny.spend
+                direction: debit
+                pattern: 'Rs\\.(?<amount>\\d+) spent On (?<date>\\d{2}-\\d{2})'
+            """
+        let (engine, _) = compile(["common.yaml": commonGrammar, "ny.yaml": bank])
+        let worker = engine.makeWorker()
+        let t = try #require(worker.parse(Message(id: "m", text: "Rs.200 spent On 23-05"), asBank: "ny").transaction)
+        #expect(t.date == nil && t.confidenceParts.doubts == [.dateWithoutYear])
+        let dated = try #require(worker.parse(Message(id: "m", text: "Rs.200 spent On 23-05",
+                                                      receivedAt: parseTimestamp("2026-05-24T10:00:00Z")),
+                                              asBank: "ny").transaction)
+        #expect(dated.date?.description == "2026-05-23" && dated.confidenceParts.doubts.isEmpty)
+    }
+
     @Test func nonTransactionsStayOutOfTheFallback() {
         #expect(parse("Your OTP for the payment of $20.00 is 123456.").isIgnored)
         #expect(parse("Payment of $120.00 is due on 12/01/2026.").isIgnored)
