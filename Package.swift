@@ -8,12 +8,14 @@ let package = Package(
         .executable(name: "spendlex", targets: ["spendlex"]),
         .library(name: "SpendlexEngine", targets: ["SpendlexEngine"]),
         .library(name: "SpendlexMail", targets: ["SpendlexMail"]),
+        .library(name: "SpendlexStore", targets: ["SpendlexStore"]),
         .library(name: "SpendlexRules", targets: ["SpendlexRules"]),
         .library(name: "PCRE2", targets: ["PCRE2"]),
     ],
     dependencies: [
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     ],
     targets: [
         // The raw C library: a module map and a shim header, nothing else.
@@ -30,11 +32,13 @@ let package = Package(
         .target(name: "SpendlexEngine", dependencies: ["SpendlexRules", "PCRE2"]),
         // Message sources: JSON Lines now; mailboxes and SMS backups next.
         .target(name: "SpendlexMail", dependencies: ["SpendlexEngine"]),
+        // The ledger: SQLite (system library) through GRDB; migrations, runs, duplicates.
+        .target(name: "SpendlexStore", dependencies: ["SpendlexEngine", .product(name: "GRDB", package: "GRDB.swift")]),
         // The command-line tool: parses arguments, calls the libraries, prints.
         .executableTarget(
             name: "spendlex",
             dependencies: [
-                "SpendlexEngine", "SpendlexRules", "SpendlexMail",
+                "SpendlexEngine", "SpendlexRules", "SpendlexMail", "SpendlexStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -45,6 +49,7 @@ let package = Package(
             name: "SpendlexMailTests", dependencies: ["SpendlexMail"],
             resources: [.copy("MIME/Fixtures"), .copy("Inputs/InputFixtures")]
         ),
+        .testTarget(name: "SpendlexStoreTests", dependencies: ["SpendlexStore", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "SpendlexEndToEndTests", dependencies: ["spendlex"]),
     ],
     swiftLanguageModes: [.v6]

@@ -3,6 +3,7 @@ import Foundation
 import SpendlexEngine
 import SpendlexMail
 import SpendlexRules
+import SpendlexStore
 
 extension OutputFormat: ExpressibleByArgument {}
 
@@ -69,6 +70,14 @@ struct Parse: ParsableCommand {
     @Flag(name: .long, help: "Do not print progress or the summary on stderr.")
     var quiet = false
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Write every message and transaction to this SQLite ledger (created if needed); messages already in it are skipped.",
+        valueName: "file"))
+    var store: String?
+
+    @Flag(name: .long, help: "With --store: parse messages already in the ledger again and update their records (user categories kept).")
+    var reprocess = false
+
     @Argument(help: ArgumentHelp("Mailboxes, Maildirs, .eml files, SMS backups, JSON Lines files, or - for stdin.",
                                  valueName: "input"))
     var inputs: [String] = []
@@ -81,34 +90,69 @@ struct Parse: ParsableCommand {
             throw ValidationError("give either --text or inputs, not both")
         }
         if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if reprocess && store == nil { throw ValidationError("--reprocess needs --store FILE") }
     }
 
     func run() throws {
         let engine = try rules.engine()
-        let out = try OutputStream(path: output)
+        // With a ledger, transactions go to it; they are also printed only when asked (-o or --format).
+        let printTransactions = store == nil || output != nil || format != .jsonl
+        let out = try OutputStream(path: printTransactions ? output : "/dev/null")
         let unmatchedOut = try unmatched.map { try OutputStream(path: $0) }
+        let ledger = try store.map { path in
+            do { return try Ledger(path: path) } catch {
+                throw ValidationError("cannot open the ledger \(path): \(error)")
+            }
+        }
+        let known = reprocess ? [] : try ledger?.processedMessageIDs() ?? []
         let batch = BatchParser(engine: engine, writer: TransactionWriter(format: format),
                                 options: BatchOptions(jobs: jobs, decodeAllSenders: all,
-                                                      reportUnmatched: unmatchedOut != nil))
+                                                      reportUnmatched: unmatchedOut != nil,
+                                                      recordMessages: ledger != nil, skipMessageIDs: known))
         let progress = ProgressLine(enabled: !quiet && single.message == nil && isatty(STDERR_FILENO) == 1,
                                     totalBytes: Self.totalSize(of: inputs))
-        let sink = BatchSink(transactions: out.write, problem: { progress.clear(); Stderr.write($0 + "\n") },
-                             unmatched: { unmatchedOut?.write($0) }, progress: progress.show)
+        let run = try ledger?.beginRun(inputs: single.message == nil ? inputs : ["--text"])
+        var stored = RunCounts()
+        var storeError: Error?
+        let sink = BatchSink(
+            transactions: out.write, problem: { progress.clear(); Stderr.write($0 + "\n") },
+            unmatched: { unmatchedOut?.write($0) }, progress: progress.show,
+            records: { records in
+                guard let ledger, storeError == nil else { return }
+                do { stored.add(try ledger.write(records, run: run, reprocess: reprocess)) } catch { storeError = error }
+            })
         let started = Date()
         if let message = single.message {
             _ = batch.run(message: message, sink: sink)
             out.flush()
             unmatchedOut?.flush()
+            try finish(ledger, run: run, stored: stored, skipped: 0, error: storeError)
             return
         }
         let (summary, unreadable) = batch.run(inputs: inputs, sink: sink)
         out.flush()
         unmatchedOut?.flush()
         progress.clear()
+        try finish(ledger, run: run, stored: stored, skipped: summary.skipped, error: storeError)
         if !quiet {
-            Stderr.write(summary.description + "\n" + Throughput(summary: summary, since: started).description + "\n")
+            var text = summary.description + "\n"
+            if let store { text += "ledger \(store): \(stored.transactions) transactions stored, \(stored.duplicates) linked as duplicates\n" }
+            Stderr.write(text + Throughput(summary: summary, since: started).description + "\n")
         }
         if !unreadable.isEmpty { throw ExitStatus.badInput }
+    }
+
+    /// Closes the ledger's run; a write that failed is an internal error (exit 70), after which
+    /// the ledger holds every batch written before it.
+    private func finish(_ ledger: Ledger?, run: Int64?, stored: RunCounts, skipped: Int, error: Error?) throws {
+        guard let ledger, let run else { return }
+        if let error {
+            Stderr.write("error: writing the ledger failed: \(error)\n")
+            throw ExitStatus.internalError
+        }
+        var counts = stored
+        counts.skipped = skipped
+        try ledger.finishRun(run, counts: counts)
     }
 }
 

@@ -19,6 +19,8 @@ enum ExitStatus {
     static let findings = ExitCode(1)
     /// An input could not be read at all.
     static let badInput = ExitCode(65)
+    /// An internal failure: the ledger could not be written.
+    static let internalError = ExitCode(70)
 }
 
 /// `--rules PATH` for commands that parse messages.

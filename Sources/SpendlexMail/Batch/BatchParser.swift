@@ -11,12 +11,20 @@ public struct BatchOptions: Sendable {
     /// unknown senders that look like transactions (their bodies are then decoded too).
     public var reportUnmatched: Bool
 
+    /// Produce a `MessageRecord` for every message (for a ledger), through `BatchSink.records`.
+    public var recordMessages: Bool
+    /// Messages already processed (a ledger's ids): skipped by id before their bodies are
+    /// decoded, and counted as `skipped`.
+    public var skipMessageIDs: Set<String>
+
     /// Creates options; `jobs` defaults to the number of cores.
     public init(jobs: Int = ProcessInfo.processInfo.activeProcessorCount, decodeAllSenders: Bool = false,
-                reportUnmatched: Bool = false) {
+                reportUnmatched: Bool = false, recordMessages: Bool = false, skipMessageIDs: Set<String> = []) {
         self.jobs = max(1, jobs)
         self.decodeAllSenders = decodeAllSenders
         self.reportUnmatched = reportUnmatched
+        self.recordMessages = recordMessages
+        self.skipMessageIDs = skipMessageIDs
     }
 }
 
@@ -31,14 +39,19 @@ public struct BatchSink {
     public var unmatched: (String) -> Void
     /// Progress so far, called now and then.
     public var progress: (BatchSummary) -> Void
+    /// One record per message, a batch at a time, in input order (only with `recordMessages`):
+    /// what a ledger writes, one SQLite transaction per call.
+    public var records: ([MessageRecord]) -> Void
 
     /// Creates a sink; unused callbacks may be left out.
     public init(transactions: @escaping (String) -> Void, problem: @escaping (String) -> Void,
-                unmatched: @escaping (String) -> Void = { _ in }, progress: @escaping (BatchSummary) -> Void = { _ in }) {
+                unmatched: @escaping (String) -> Void = { _ in }, progress: @escaping (BatchSummary) -> Void = { _ in },
+                records: @escaping ([MessageRecord]) -> Void = { _ in }) {
         self.transactions = transactions
         self.problem = problem
         self.unmatched = unmatched
         self.progress = progress
+        self.records = records
     }
 }
 
@@ -86,6 +99,7 @@ public struct BatchParser: Sendable {
             if !result.rows.isEmpty { sink.transactions(String(decoding: result.rows, as: UTF8.self)) }
             result.problems.forEach(sink.problem)
             if !result.unmatched.isEmpty { sink.unmatched(result.unmatched) }
+            if !result.records.isEmpty { sink.records(result.records) }
             summary.add(result.summary)
             if Date().timeIntervalSince(lastProgress) > 0.2 {
                 lastProgress = Date()
@@ -142,6 +156,7 @@ public struct BatchParser: Sendable {
         if !result.rows.isEmpty { sink.transactions(String(decoding: result.rows, as: UTF8.self)) }
         result.problems.forEach(sink.problem)
         if !result.unmatched.isEmpty { sink.unmatched(result.unmatched) }
+        if !result.records.isEmpty { sink.records(result.records) }
         return result.summary
     }
 
@@ -150,21 +165,36 @@ public struct BatchParser: Sendable {
     /// Routes an item on the reading thread: an email's headers are parsed once here, and
     /// mail from non-bank senders is settled without its body leaving this thread.
     private func prepare(_ item: InputItem, router: RuleEngine.Worker) -> WorkItem {
+        let recording = options.recordMessages
+        /// A message settled here, with its record when a ledger wants one.
+        func settled(_ outcome: WorkItem.Settled, _ record: @autoclosure () -> MessageRecord) -> WorkItem {
+            WorkItem(kind: .settled(outcome), record: recording ? record() : nil)
+        }
         switch item {
         case .email(let email):
             let headers: EmailHeaders
             do {
                 headers = try MIMEDecoder.headers(of: email.bytes)
             } catch {
-                return WorkItem(kind: .settled(.error("\(email.file):\(email.offset): error: not an email: \(error)")))
+                let reason = "not an email: \(error)"
+                return settled(.error("\(email.file):\(email.offset): error: \(reason)"), MessageRecord(
+                    id: "\(email.file):\(email.offset)", file: email.file, offset: email.offset, channel: .email,
+                    status: .error, reason: reason))
             }
+            // The id a ledger knows the message by; without a Message-ID, a hash of its bytes
+            // (computed only when a ledger is involved).
+            let id = headers.messageID
+                ?? (recording || !options.skipMessageIDs.isEmpty ? "sha:" + StableHash.hex(email.bytes) : nil)
+            if let id, options.skipMessageIDs.contains(id) { return WorkItem(kind: .settled(.skipped)) }
             let from = headers.fromAddress
             let senderBanks = from.map(router.banks(forSender:)) ?? []
             // Mail from no bank's sender is settled here, unless its subject reads like an alert
             // that a fallback file takes (`fallback: true` with `subjects`).
             let fallback = senderBanks.isEmpty && router.fallbackReadsEmail(subject: headers.subject)
             if senderBanks.isEmpty && !fallback && !options.decodeAllSenders && !options.reportUnmatched {
-                return WorkItem(kind: .settled(.notFromBank))
+                return settled(.notFromBank, MessageRecord(
+                    id: id ?? "", file: email.file, offset: email.offset, channel: .email, sender: from,
+                    receivedAt: headers.date, status: .ignored, reason: "not from a bank sender"))
             }
             return WorkItem(kind: .email(email, headers, from: from, senderBanks: senderBanks, fallback: fallback),
                             size: email.bytes.count)
@@ -173,17 +203,25 @@ public struct BatchParser: Sendable {
                                   text: record.text, sender: record.sender, receivedAt: record.receivedAt,
                                   channel: MessageChannel(rawValue: record.channel) ?? .sms,
                                   file: record.file, offset: record.offset)
+            if options.skipMessageIDs.contains(message.id) { return WorkItem(kind: .settled(.skipped)) }
             return WorkItem(kind: .message(message), size: record.text.utf8.count)
         case .jsonLine(let bytes, let file, let line):
             switch JSONLinesMessageReader.record(from: bytes[...], file: file, line: line) {
-            case .message(let message): return WorkItem(kind: .message(message), size: bytes.count)
+            case .message(let message):
+                if options.skipMessageIDs.contains(message.id) { return WorkItem(kind: .settled(.skipped)) }
+                return WorkItem(kind: .message(message), size: bytes.count)
             case .malformed(let file, let offset, let reason):
-                return WorkItem(kind: .settled(.error("\(file):\(offset): error: \(reason)")))
+                if options.skipMessageIDs.contains("\(file):\(offset)") { return WorkItem(kind: .settled(.skipped)) }
+                return settled(.error("\(file):\(offset): error: \(reason)"), MessageRecord(
+                    id: "\(file):\(offset)", file: file, offset: offset, status: .error, reason: reason))
             }
         case .malformed(let file, let offset, let reason):
-            return WorkItem(kind: .settled(.error("\(file):\(offset): error: \(reason)")))
-        case .skipped:
-            return WorkItem(kind: .settled(.ignored))
+            if options.skipMessageIDs.contains("\(file):\(offset)") { return WorkItem(kind: .settled(.skipped)) }
+            return settled(.error("\(file):\(offset): error: \(reason)"), MessageRecord(
+                id: "\(file):\(offset)", file: file, offset: offset, status: .error, reason: reason))
+        case .skipped(let file, let offset, let reason):
+            return settled(.ignored, MessageRecord(
+                id: "\(file):\(offset)", file: file, offset: offset, status: .ignored, reason: reason))
         }
     }
 
@@ -197,9 +235,10 @@ public struct BatchParser: Sendable {
             switch item.kind {
             case .settled(let settled):
                 result.settle(settled)
+                if let record = item.record { result.records.append(record) }
             case .message(let message):
                 result.account(worker.parse(message), message: message, writer: writer, worker: worker,
-                               reportUnmatched: options.reportUnmatched)
+                               options: options)
             case .email(let email, let headers, let from, let senderBanks, let fallback):
                 processEmail(email, headers: headers, from: from, senderBanks: senderBanks, fallback: fallback,
                              worker: worker, into: &result)
@@ -219,11 +258,20 @@ public struct BatchParser: Sendable {
         if senderBanks.isEmpty && !fallback && !options.decodeAllSenders {
             // Decoded only to report likely transactions that no bank file covers.
             if worker.looksLikeTransaction(message.text) {
+                let reason = "looks like a transaction; the sender is in no bank's senders"
                 result.summary.unmatched += 1
-                result.unmatched += TransactionWriter.unmatchedLine(
-                    message, reason: "looks like a transaction; the sender is in no bank's senders")
+                result.unmatched += TransactionWriter.unmatchedLine(message, reason: reason)
+                if options.recordMessages {
+                    result.records.append(MessageRecord(message, outcome: .unmatched(banks: [], routedBySender: false)))
+                }
             } else {
                 result.settle(.notFromBank)
+                if options.recordMessages {
+                    var record = MessageRecord(message, outcome: .unmatched(banks: [], routedBySender: false))
+                    record.status = .ignored
+                    record.reason = "not from a bank sender"
+                    result.records.append(record)
+                }
             }
             return
         }
@@ -237,8 +285,8 @@ public struct BatchParser: Sendable {
                 if second.transaction != nil { outcome = second }
             }
         }
-        result.account(outcome, message: message, writer: writer, worker: worker,
-                       reportUnmatched: options.reportUnmatched, mimeProblems: body.problems)
+        result.account(outcome, message: message, writer: writer, worker: worker, options: options,
+                       mimeProblems: body.problems)
     }
 }
 
@@ -258,10 +306,14 @@ struct WorkItem: Sendable {
     enum Settled: Sendable {
         case notFromBank
         case ignored
+        /// Already in the ledger.
+        case skipped
         case error(String)
     }
 
     var kind: Kind
+    /// The ledger's record of a settled item (only when recording).
+    var record: MessageRecord?
     /// Bytes the item keeps alive, for batch sizing.
     var size = 0
     /// Input bytes read up to this item since the previous batch, for throughput.
@@ -275,6 +327,8 @@ struct BatchResult: Sendable {
     var rows: [UInt8] = []
     var problems: [String] = []
     var unmatched = ""
+    /// One record per message, when recording for a ledger.
+    var records: [MessageRecord] = []
     var summary = BatchSummary()
 
     mutating func settle(_ settled: WorkItem.Settled) {
@@ -284,6 +338,8 @@ struct BatchResult: Sendable {
             summary.notFromBank += 1
         case .ignored:
             summary.ignored += 1
+        case .skipped:
+            summary.skipped += 1
         case .error(let problem):
             summary.errors += 1
             problems.append(problem)
@@ -291,7 +347,9 @@ struct BatchResult: Sendable {
     }
 
     mutating func account(_ outcome: ParseOutcome, message: Message, writer: TransactionWriter,
-                          worker: RuleEngine.Worker, reportUnmatched: Bool, mimeProblems: [String] = []) {
+                          worker: RuleEngine.Worker, options: BatchOptions, mimeProblems: [String] = []) {
+        let reportUnmatched = options.reportUnmatched
+        if options.recordMessages { records.append(MessageRecord(message, outcome: outcome)) }
         switch outcome {
         case .transaction(let transaction):
             summary.transactions += 1

@@ -14,6 +14,9 @@ public struct BatchSummary: Sendable, Equatable {
     public var unmatched = 0
     /// Malformed records, invalid fields, match limits.
     public var errors = 0
+    /// Messages already in the ledger (`BatchOptions.skipMessageIDs`), skipped unread: they
+    /// were accounted for by the run that stored them.
+    public var skipped = 0
     /// Transactions per bank id.
     public var transactionsByBank: [String: Int] = [:]
     /// Input bytes read.
@@ -23,7 +26,7 @@ public struct BatchSummary: Sendable, Equatable {
     public init() {}
 
     /// Whether the four outcomes add up to the messages read.
-    public var isBalanced: Bool { transactions + ignored + unmatched + errors == messages }
+    public var isBalanced: Bool { transactions + ignored + unmatched + errors + skipped == messages }
 
     /// Adds another summary's counts to this one.
     public mutating func add(_ other: BatchSummary) {
@@ -33,6 +36,7 @@ public struct BatchSummary: Sendable, Equatable {
         notFromBank += other.notFromBank
         unmatched += other.unmatched
         errors += other.errors
+        skipped += other.skipped
         bytes += other.bytes
         transactionsByBank.merge(other.transactionsByBank, uniquingKeysWith: +)
     }
@@ -42,6 +46,7 @@ public struct BatchSummary: Sendable, Equatable {
         var text = "\(messages) messages: \(transactions) transactions, \(ignored) ignored"
         if notFromBank > 0 { text += " (\(notFromBank) not from a bank sender)" }
         text += ", \(unmatched) unmatched, \(errors) errors"
+        if skipped > 0 { text += ", \(skipped) already in the ledger" }
         for (bank, count) in transactionsByBank.sorted(by: { $0.key < $1.key }) {
             text += "\n  \(bank): \(count)"
         }

@@ -1,0 +1,98 @@
+import GRDB
+
+/// The ledger's tables, as named, append-only migrations: a released migration is never
+/// edited; a change is a new migration after the last.
+enum LedgerSchema {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE import_runs (
+                    id INTEGER PRIMARY KEY,
+                    inputs TEXT NOT NULL,            -- the input paths, one per line
+                    inputs_hash TEXT,                -- hash of the paths, sizes and modification times
+                    started_at TEXT NOT NULL,        -- ISO 8601, UTC
+                    finished_at TEXT,                -- NULL: interrupted (or still running)
+                    messages INTEGER NOT NULL DEFAULT 0,
+                    transactions INTEGER NOT NULL DEFAULT 0,
+                    ignored INTEGER NOT NULL DEFAULT 0,
+                    unmatched INTEGER NOT NULL DEFAULT 0,
+                    errors INTEGER NOT NULL DEFAULT 0,
+                    skipped INTEGER NOT NULL DEFAULT 0, -- already in the ledger, not read again
+                    duplicates INTEGER NOT NULL DEFAULT 0
+                );
+                CREATE TABLE messages (
+                    id TEXT PRIMARY KEY,
+                    file TEXT,
+                    byte_offset INTEGER,
+                    channel TEXT NOT NULL,
+                    sender TEXT,
+                    received_at TEXT,
+                    status TEXT NOT NULL CHECK (status IN ('transaction', 'ignored', 'unmatched', 'error')),
+                    rule TEXT,
+                    reason TEXT,
+                    run_id INTEGER REFERENCES import_runs(id),
+                    processed_at TEXT NOT NULL
+                );
+                CREATE TABLE accounts (
+                    id INTEGER PRIMARY KEY,
+                    bank TEXT NOT NULL,
+                    type TEXT NOT NULL,
+                    mask TEXT NOT NULL,
+                    currency TEXT,
+                    display_name TEXT,
+                    UNIQUE (bank, type, mask)
+                );
+                CREATE TABLE transactions (
+                    id INTEGER PRIMARY KEY,
+                    message_id TEXT NOT NULL UNIQUE REFERENCES messages(id),
+                    idempotency_key TEXT NOT NULL,   -- the engine's key: message and parse
+                    content_key TEXT NOT NULL,       -- bank, account, direction, amount, currency, date, time, merchant
+                    source_kind TEXT NOT NULL,
+                    sender TEXT,
+                    received_at TEXT,
+                    file TEXT,
+                    byte_offset INTEGER,
+                    rule TEXT NOT NULL,
+                    bank TEXT NOT NULL,
+                    direction TEXT,
+                    kind TEXT,
+                    amount TEXT,                     -- exact decimal string as written (scale kept), never a float
+                    amount_value TEXT,               -- the same number in canonical form ("1250" for "1,250.00"), for matching
+                    currency TEXT,
+                    date TEXT,
+                    time TEXT,
+                    merchant TEXT,
+                    account_id INTEGER REFERENCES accounts(id),
+                    account_type TEXT,
+                    account_last4 TEXT,
+                    balance TEXT,
+                    reference TEXT,
+                    channel TEXT,
+                    category TEXT,
+                    subcategory TEXT,
+                    category_source TEXT CHECK (category_source IN ('rules', 'user')),
+                    tags TEXT,
+                    confidence REAL NOT NULL,
+                    status TEXT NOT NULL,
+                    field_count INTEGER NOT NULL,    -- fields present: the primary of duplicates has the most
+                    duplicate_of INTEGER REFERENCES transactions(id),
+                    duplicate_reason TEXT,
+                    created_at TEXT NOT NULL,
+                    updated_at TEXT NOT NULL
+                );
+                CREATE INDEX transactions_content ON transactions(content_key);
+                CREATE INDEX transactions_reference ON transactions(bank, reference) WHERE reference IS NOT NULL;
+                CREATE INDEX transactions_same_money ON transactions(amount_value, currency, direction);
+                CREATE INDEX transactions_date ON transactions(date);
+                CREATE INDEX transactions_duplicate_of ON transactions(duplicate_of);
+                CREATE TABLE mapping_stats (
+                    row_id TEXT PRIMARY KEY,         -- a categorization row's stable id
+                    hits INTEGER NOT NULL DEFAULT 0,
+                    last_hit_at TEXT
+                );
+                """)
+        }
+        return migrator
+    }
+}
