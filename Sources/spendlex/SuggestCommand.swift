@@ -70,6 +70,8 @@ struct Suggest: ParsableCommand {
 
     /// The messages of a JSON Lines file; unreadable lines are reported and skipped.
     static func readMessages(from path: String) throws -> [Message] {
+        // `parse --unmatched` writes an empty file when every message was read: nothing to draft.
+        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size == 0 { return [] }
         let reader: InputReader
         do { reader = try InputReader(path: path, format: .jsonLines) } catch {
             Stderr.write("error: \(error)\n")

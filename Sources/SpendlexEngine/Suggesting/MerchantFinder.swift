@@ -46,7 +46,7 @@ enum MerchantFinder {
             let word = String(decoding: bytes[match.range], as: UTF8.self)
                 .trimmingCharacters(in: .whitespaces).lowercased()
             guard let rank = cueRanks[word], rank < (best?.rank ?? Int.max) else { continue }
-            let nameStart = match.range.upperBound
+            let nameStart = skippingLabel(in: bytes, from: match.range.upperBound, limit: end)
             if let vpa = vpas.first(where: { $0.lowerBound == nameStart }) {
                 best = (rank, .init(form: .grammar("VPA"), field: .merchant, range: vpa,
                                     raw: String(decoding: bytes[vpa], as: UTF8.self)))
@@ -72,9 +72,46 @@ enum MerchantFinder {
         return cueRanks[word] != nil ? word : nil
     }
 
+    /// Words that label the name after a cue ("to VPA john@upi", "from payee: ACME"), skipped.
+    private static let labels: Set<String> = [
+        "vpa", "upi", "merchant", "payee", "beneficiary", "händler", "empfänger", "bénéficiaire", "beneficiario",
+    ]
+
+    /// `from` moved past a label word, its colon and spaces, when one is there.
+    private static func skippingLabel(in bytes: [UInt8], from start: Int, limit: Int) -> Int {
+        var end = start
+        while end < limit && PatternLiteral.isWordByte(bytes[end]) { end += 1 }
+        guard labels.contains(String(decoding: bytes[start..<end], as: UTF8.self).lowercased()) else { return start }
+        if end < limit && bytes[end] == UInt8(ascii: ":") { end += 1 }
+        guard end < limit && bytes[end] == UInt8(ascii: " ") else { return start }
+        while end < limit && bytes[end] == UInt8(ascii: " ") { end += 1 }
+        return end
+    }
+
+    /// A name in quotes, without them: `"ACME* CORP (US)"`, `“Café”`, `'Bob''s'`.
+    private static func quotedName(in bytes: [UInt8], from start: Int, limit: Int) -> Range<Int>? {
+        let pairs: [([UInt8], [UInt8])] = [(Array("\"".utf8), Array("\"".utf8)), (Array("“".utf8), Array("”".utf8)),
+                                           (Array("'".utf8), Array("'".utf8)), (Array("«".utf8), Array("»".utf8))]
+        for (open, close) in pairs where bytes[start...].starts(with: open) {
+            let inner = start + open.count
+            var index = inner
+            while index + close.count <= limit {
+                if bytes[index..<(index + close.count)].elementsEqual(close) {
+                    return index > inner && index - inner <= 80 ? inner..<index : nil
+                }
+                if bytes[index] == UInt8(ascii: "\n") { return nil }
+                index += 1
+            }
+            return nil
+        }
+        return nil
+    }
+
     /// The name's byte range: tokens separated by single spaces, the first anything but a stop
     /// word or a bare number, the next ones not lower-case and not stop words; at most 8.
     private static func name(in bytes: [UInt8], from start: Int, limit: Int) -> Range<Int>? {
+        guard start < limit else { return nil }
+        if let quoted = quotedName(in: bytes, from: start, limit: limit) { return quoted }
         var end = start
         var tokens = 0
         var index = start
