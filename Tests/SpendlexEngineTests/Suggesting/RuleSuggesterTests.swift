@@ -224,6 +224,12 @@ struct RuleSuggesterTests {
         #expect(suggestion.parsers.first?.covers == 1)
     }
 
+    @Test func fullCardNumbersAreMaskedInTheDraft() throws {
+        let yaml = try #require(suggest(["Card 4111111111111111 charged €5.00 at LIDL on 23/11/2026"]).yaml)
+        #expect(!yaml.contains("4111111111111111"))
+        #expect(yaml.contains("'Card XXXXXXXXXXXX1111 charged €5.00 at LIDL on 23/11/2026'"))
+    }
+
     @Test func nothingToDraftGivesNoFile() {
         let suggestion = suggest(["Hello, see you on Friday"])
         #expect(suggestion.yaml == nil)
