@@ -28,7 +28,7 @@ struct SuggestEndToEndTests {
         try result.stdout.write(to: file, atomically: true, encoding: .utf8)
         let test = try spendlex(["test", file.path, "grammars"])
         #expect(test.status == 0, "\(test.stderr)\n\(result.stdout)")
-        #expect(test.stdout == "3 passed, 0 failed\n")
+        #expect(test.stdout.hasSuffix("\n3 passed, 0 failed\n"))
         let check = try spendlex(["check", file.path, "grammars"])
         #expect(check.status == 0, "\(check.stderr)")
     }
@@ -39,8 +39,8 @@ struct SuggestEndToEndTests {
         let unmatched = folder.appendingPathComponent("unmatched.jsonl")
         try """
             {"id": "a", "sender": "VM-HDFCBK", "text": "Spent Rs.10290 On HDFC Bank Card 0000 At EAZYDINE0000000 On 2026-05-02:22:26:01.Not You?"}
-            {"id": "b", "sender": "AX-KOTAKB", "text": "Rs.250.00 debited from Kotak A/c XX4521 to VPA chai@okicici on 02-11-26. UPI Ref 612345678901. Not you? Call 18602662666"}
-            {"id": "c", "sender": "AX-KOTAKB", "text": "Rs.1,099.00 debited from Kotak A/c XX4521 to VPA shop@ybl on 03-11-26. UPI Ref 612345678902. Not you? Call 18602662666"}
+            {"id": "b", "sender": "AX-CANBNK", "text": "Rs.250.00 debited from Canara Bank A/c XX4521 to VPA chai@okicici on 02-11-26. UPI Ref 612345678901. Not you? Call 18602662666"}
+            {"id": "c", "sender": "AX-CANBNK", "text": "Rs.1,099.00 debited from Canara Bank A/c XX4521 to VPA shop@ybl on 03-11-26. UPI Ref 612345678902. Not you? Call 18602662666"}
 
             """.write(to: inbox, atomically: true, encoding: .utf8)
         let parse = try spendlex(["parse", inbox.path, "--unmatched", unmatched.path, "--all", "--quiet"])
@@ -48,14 +48,14 @@ struct SuggestEndToEndTests {
 
         let result = try spendlex(["suggest", "--unmatched", unmatched.path])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.contains("\nid: kotakb\n"))
-        #expect(result.stdout.contains("senders: ['*-KOTAKB']"))
+        #expect(result.stdout.contains("\nid: canbnk\n"))
+        #expect(result.stdout.contains("senders: ['*-CANBNK']"))
         #expect(result.stdout.contains("# covers 2 messages"))
-        let file = folder.appendingPathComponent("kotakb.yaml")
+        let file = folder.appendingPathComponent("canbnk.yaml")
         try result.stdout.write(to: file, atomically: true, encoding: .utf8)
         let test = try spendlex(["test", file.path, "grammars"])
         #expect(test.status == 0, "\(test.stderr)")
-        #expect(test.stdout == "2 passed, 0 failed\n")
+        #expect(test.stdout.hasSuffix("\n2 passed, 0 failed\n"))
     }
 
     @Test func alreadyParsedMessagesAreSkippedAndNothingLeftExitsOne() throws {

@@ -58,21 +58,24 @@ public struct RuleSuggester {
         let worker = engine.makeWorker()
         let generalizer = PatternGeneralizer(fragments: engine.rules.rules.fragments, country: options.country)
         var pending: [(Message, GeneralizedMessage)] = []
+        let fallbackParsers = Set(engine.rules.banks.filter(\.isFallback).flatMap { $0.parsers.map(\.id) })
         for original in messages {
             var message = original
             message.text = CardNumberMasker.mask(original.text)
             let outcome = worker.parse(message)
             switch outcome {
+            case .transaction(let transaction) where transaction.confidenceParts.contains(.fallbackParser):
+                break  // read only by the fallback: exactly what a bank parser should take over
             case .transaction(let transaction):
                 notes.append("message \(message.id): already parsed by \(transaction.rule); skipped")
                 continue
             case .ignored(let rule, _):
                 notes.append("message \(message.id): ignored by \(rule); skipped")
                 continue
-            case .failed(let rule, _, _), .matchLimit(let rule, _):
+            case .failed(let rule, _, _), .matchLimit(let rule, _) where !fallbackParsers.contains(rule):
                 notes.append("message \(message.id): matched by \(rule), which fails on it (\(outcome.reason)); fix that parser instead")
                 continue
-            case .unmatched:
+            case .unmatched, .failed, .matchLimit:
                 break
             }
             guard let generalized = generalizer.generalize(message.text) else {

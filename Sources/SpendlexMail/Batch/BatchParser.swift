@@ -358,6 +358,11 @@ struct BatchResult: Sendable {
             // again, and touched fresh pages each time.
             if rows.isEmpty { rows.reserveCapacity(BatchParser.batchItems * 640) }
             writer.appendRow(transaction, to: &rows)
+            // Read only by the fallback: a rule author's to-do, as much as an unmatched message.
+            if options.reportUnmatched && transaction.confidenceParts.contains(.fallbackParser) {
+                unmatched += TransactionWriter.unmatchedLine(
+                    message, reason: "read only by the fallback parser \(transaction.rule) (status \(transaction.status.rawValue))")
+            }
         case .ignored:
             summary.ignored += 1
         case .unmatched(let banks, let bySender):
