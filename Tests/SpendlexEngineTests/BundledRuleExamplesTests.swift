@@ -23,3 +23,27 @@ struct BundledRuleExamplesTests {
         #expect(report.passed > 0)
     }
 }
+
+/// The rule pack's promises: breadth, and every parser and bank tested both ways.
+@Suite("Bundled rule pack")
+struct BundledRulePackTests {
+    @Test func everyParserHasTwoExamplesAndEveryBankTwoCounterExamples() {
+        let (compiled, _) = BundledRuleExamplesTests.loaded
+        for bank in compiled.banks {
+            for parser in bank.parsers {
+                #expect(parser.rule.examples.count >= 2, "\(parser.id) has \(parser.rule.examples.count) example(s)")
+            }
+            let counters = bank.parsers.reduce(0) { $0 + $1.rule.counterExamples.count }
+            #expect(counters >= 2, "\(bank.id) has \(counters) counter-example(s)")
+        }
+    }
+
+    @Test func atLeastFortyBanksInTenCountries() {
+        let (compiled, _) = BundledRuleExamplesTests.loaded
+        let banks = compiled.banks.filter { !$0.isFallback }
+        let countries = Set(banks.compactMap(\.rules.country))
+        #expect(banks.count >= 40 && countries.count >= 10, "\(banks.count) banks in \(countries.count) countries")
+        let report = RuleTestRunner.run(RuleEngine(rules: compiled))
+        #expect(report.examples >= 200 && report.counterExamples >= 60 && report.failed == 0, "\(report.coverage)")
+    }
+}
