@@ -50,7 +50,10 @@ let package = Package(
             resources: [.copy("MIME/Fixtures"), .copy("Inputs/InputFixtures")]
         ),
         .testTarget(name: "SpendlexStoreTests", dependencies: ["SpendlexStore", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "SpendlexEndToEndTests", dependencies: ["spendlex"]),
+        .testTarget(
+            name: "SpendlexEndToEndTests",
+            dependencies: ["spendlex", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

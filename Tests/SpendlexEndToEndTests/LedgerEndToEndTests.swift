@@ -1,0 +1,110 @@
+import Foundation
+import GRDB
+import Testing
+
+/// The ledger through the real binary: incremental runs, and a run killed with SIGKILL in the
+/// middle of writing, then run again, ending with the same ledger as one clean run.
+@Suite("spendlex parse --store, end to end", .serialized)
+struct LedgerEndToEndTests {
+    /// A JSON Lines inbox of `count` real-shaped messages from several banks, ignored and
+    /// unmatched ones included, and SMS/email pairs about the same purchases.
+    static func inbox(count: Int) -> String {
+        var lines: [String] = []
+        for i in 0..<count {
+            let minute = String(format: "%02d", i % 60)
+            let amount = 100 + i % 900
+            switch i % 5 {
+            case 0:
+                lines.append(#"{"id": "m\#(i)", "sender": "VM-HDFCBK", "received_at": "2026-05-02T16:\#(minute):30Z", "text": "Spent Rs.\#(amount) On HDFC Bank Card 0000 At MERCHANT\#(i % 50) On 2026-05-02:22:\#(minute):01.Not You?"}"#)
+            case 1:
+                lines.append(#"{"id": "m\#(i)", "sender": "JD-ICICIT", "text": "ICICI Bank Acct XX000 debited for Rs \#(amount).00 on 09-May-26; Pune Metro credited. UPI:\#(600000000000 + i). Call 18002662 for dispute."}"#)
+            case 2:
+                lines.append(#"{"id": "m\#(i)", "sender": "AD-HDFCBK", "text": "Your OTP for txn of Rs.499 at AMAZON on HDFC Bank Card 0000 is 123456. Do not share it with anyone."}"#)
+            case 3:
+                lines.append(#"{"id": "m\#(i)", "sender": "+15550001", "text": "See you at 7, bring the book!"}"#)
+            default:
+                // The e-mail about the purchase of message i - 4, four minutes after its SMS.
+                let sms = i - 4
+                let smsMinute = String(format: "%02d", sms % 60)
+                lines.append(#"{"id": "m\#(i)", "channel": "email", "sender": "alerts@hdfcbank.net", "subject": "Alert : Update on your HDFC Bank Credit Card", "received_at": "2026-05-02T16:\#(smsMinute):59Z", "text": "Spent Rs.\#(100 + sms % 900) On HDFC Bank Card 0000 At MERCHANT\#(sms % 50) On 2026-05-02:22:\#(smsMinute):01.Not You?"}"#)
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Every message and transaction of a ledger, without ids or times that differ between runs.
+    static func dump(_ path: String) throws -> [String] {
+        let queue = try DatabaseQueue(path: path)
+        return try queue.read { db in
+            let messages = try Row.fetchAll(db, sql: "SELECT id, status, rule, reason FROM messages ORDER BY id")
+                .map { "message \($0["id"] as String) \($0["status"] as String) \($0["rule"] as String? ?? "-")" }
+            let transactions = try Row.fetchAll(db, sql: """
+                SELECT t.message_id, t.amount, t.merchant, t.status, p.message_id AS primary_message, t.duplicate_reason
+                FROM transactions t LEFT JOIN transactions p ON p.id = t.duplicate_of ORDER BY t.message_id
+                """).map {
+                    "transaction \($0["message_id"] as String) \($0["amount"] as String) \($0["merchant"] as String? ?? "-") "
+                        + "\($0["primary_message"] as String? ?? "primary") \($0["duplicate_reason"] as String? ?? "")"
+                }
+            return messages + transactions
+        }
+    }
+
+    static func count(_ path: String) -> Int {
+        guard FileManager.default.fileExists(atPath: path), let queue = try? DatabaseQueue(path: path) else { return 0 }
+        return (try? queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM messages") ?? 0 }) ?? 0
+    }
+
+    let folder: URL
+    let input: URL
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("spendlex-ledger-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        input = folder.appendingPathComponent("inbox.jsonl")
+        try Self.inbox(count: 10_000).write(to: input, atomically: true, encoding: .utf8)
+    }
+
+    @Test func parsingTheSameInputsTwiceAddsNothing() throws {
+        let store = folder.appendingPathComponent("twice.sqlite").path
+        let first = try spendlex(["parse", input.path, "--store", store])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stderr.contains("10000 messages: 6000 transactions"))
+        let before = try Self.dump(store)
+        let second = try spendlex(["parse", input.path, "--store", store])
+        #expect(second.status == 0)
+        #expect(second.stderr.contains("10000 already in the ledger"), "\(second.stderr)")
+        #expect(try Self.dump(store) == before)
+        // The e-mail and the SMS about one purchase: one primary, one linked duplicate.
+        #expect(before.contains { $0.hasPrefix("transaction m9 ") && $0.contains(" m5 ") || $0.hasPrefix("transaction m5 ") && $0.contains(" m9 ") })
+    }
+
+    @Test func aRunKilledMidwayThenRunAgainEqualsOneCleanRun() throws {
+        let clean = folder.appendingPathComponent("clean.sqlite").path
+        let result = try spendlex(["parse", input.path, "--store", clean, "--quiet"])
+        #expect(result.status == 0, "\(result.stderr)")
+
+        let interrupted = folder.appendingPathComponent("killed.sqlite").path
+        let process = Process()
+        process.executableURL = spendlexBinary
+        process.arguments = ["parse", input.path, "--store", interrupted, "--quiet"]
+        process.currentDirectoryURL = repositoryRoot
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Wait until some batches are written, then kill it without warning.
+        let deadline = Date().addingTimeInterval(60)
+        while process.isRunning && Self.count(interrupted) < 2_000 && Date() < deadline {
+            usleep(2_000)
+        }
+        let killedMidway = process.isRunning
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        let written = Self.count(interrupted)
+        #expect(killedMidway && written < 10_000, "the run finished before it could be killed (\(written) messages)")
+
+        let rerun = try spendlex(["parse", input.path, "--store", interrupted])
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        #expect(rerun.stderr.contains("\(written) already in the ledger"), "\(rerun.stderr)")
+        #expect(try Self.dump(interrupted) == Self.dump(clean))
+    }
+}
