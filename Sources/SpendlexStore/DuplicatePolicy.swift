@@ -27,8 +27,20 @@ public struct DuplicatePolicy: Sendable {
     /// The content key of layer 2: readable, so that `duplicate_reason` can show it.
     static func contentKey(_ t: Transaction) -> String {
         [t.bank, t.account.map { "\($0.type):\($0.last4)" } ?? "", t.direction?.rawValue ?? "",
-         t.amount.map { "\($0)" } ?? "", t.currency ?? "", t.date?.description ?? "", t.time?.description ?? "",
+         canonicalAmount(t) ?? "", t.currency ?? "", t.date?.description ?? "", t.time?.description ?? "",
          folded(t.merchant)].joined(separator: "|")
+    }
+
+    /// The amount as a plain decimal without trailing zeros ("1250.00" → "1250", "12.50" → "12.5"),
+    /// so that "Rs 1250" and "Rs 1,250.00" compare equal; from the normalized text, since
+    /// `Decimal`'s description cost more than the rest of the key.
+    static func canonicalAmount(_ t: Transaction) -> String? {
+        guard var text = t.amountText ?? t.amount.map({ "\($0)" }) else { return nil }
+        if text.contains(".") {
+            while text.hasSuffix("0") { text.removeLast() }
+            if text.hasSuffix(".") { text.removeLast() }
+        }
+        return text
     }
 
     /// Lower-case letters and digits only: "Whole Foods Mkt." → "wholefoodsmkt".

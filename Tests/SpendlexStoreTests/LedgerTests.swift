@@ -82,6 +82,13 @@ struct LedgerTests {
         #expect(accounts == 1)
     }
 
+    @Test func aMessageReadTwiceInOneRunIsStoredOnce() throws {
+        let (ledger, _) = try makeLedger()
+        let counts = try ledger.write([record(transaction("a")), record(transaction("a"))], run: nil)
+        #expect(counts.messages == 1 && counts.transactions == 1)
+        #expect(try links(ledger).count == 1)
+    }
+
     @Test func anSMSAndAnEmailAboutOnePurchaseAreLinked() throws {
         let (ledger, _) = try makeLedger()
         let sms = transaction("sms-1", channel: .sms, received: "2026-11-20T10:02:00Z", amount: "1250",

@@ -191,8 +191,8 @@ public struct TransactionWriter: Sendable {
         return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
-    /// ISO 8601 in UTC, whole seconds: "2024-09-05T07:53:23Z".
-    static func timestamp(_ date: Date) -> String {
+    /// ISO 8601 in UTC, whole seconds: "2024-09-05T07:53:23Z", as every output writes times.
+    public static func timestamp(_ date: Date) -> String {
         withTimestampBytes(date) { String(decoding: $0, as: UTF8.self) }
     }
 
