@@ -33,7 +33,7 @@ let package = Package(
         // Message sources: JSON Lines now; mailboxes and SMS backups next.
         .target(name: "SpendlexMail", dependencies: ["SpendlexEngine"]),
         // The ledger: SQLite (system library) through GRDB; migrations, runs, duplicates.
-        .target(name: "SpendlexStore", dependencies: ["SpendlexEngine", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "SpendlexStore", dependencies: ["SpendlexEngine", "SpendlexRules", .product(name: "GRDB", package: "GRDB.swift")]),
         // The command-line tool: parses arguments, calls the libraries, prints.
         .executableTarget(
             name: "spendlex",

@@ -178,3 +178,35 @@ struct LedgerTests {
         #expect((row?["finished_at"] as String?) != nil)
     }
 }
+
+@Suite("Ledger categories")
+struct LedgerCategoryTests {
+    /// A stand-in for the decision tables: Swiggy is food, everything else uncategorized.
+    static func decide(_ candidate: Ledger.CategoryCandidate) -> Ledger.StoredCategory? {
+        candidate.merchant == "SWIGGY"
+            ? .init(category: "Food & Dining", subcategory: "Food Delivery", tags: ["delivery"], rows: ["food.swiggy"])
+            : .init(category: "Uncategorized", subcategory: nil, rows: ["catch-all"])
+    }
+
+    @Test func categorizeFillsTheGapsCountsRowsAndKeepsWhatAUserSet() throws {
+        let (ledger, _) = try makeLedger()
+        try ledger.write([record(transaction("a")), record(transaction("b", amount: "9.00", merchant: "SHELL"))], run: nil)
+        var counts = try ledger.categorize(recompute: false, decide: Self.decide)
+        #expect(counts == .init(changed: 2, unchanged: 0, keptByUser: 0))
+        #expect(try ledger.categorize(recompute: false, decide: Self.decide).changed == 0, "nothing left uncategorized")
+
+        let shell = try ledger.pool.read { db in
+            try Int64.fetchOne(db, sql: "SELECT id FROM transactions WHERE merchant = 'SHELL'")
+        }
+        #expect(try ledger.setCategory(transaction: try #require(shell), category: "Transport", subcategory: "Fuel"))
+        #expect(try !ledger.setCategory(transaction: 999, category: "Transport", subcategory: nil))
+        counts = try ledger.categorize(recompute: true, decide: Self.decide)
+        #expect(counts == .init(changed: 0, unchanged: 1, keptByUser: 1))
+        let category = try ledger.pool.read { db in
+            try String.fetchOne(db, sql: "SELECT category FROM transactions WHERE merchant = 'SHELL'")
+        }
+        #expect(category == "Transport")
+        let stats = try ledger.mappingStatistics()
+        #expect(stats.map(\.row) == ["food.swiggy", "catch-all"] && stats.map(\.hits) == [2, 1])
+    }
+}
