@@ -1,7 +1,7 @@
 import Foundation
 import Yams
 
-/// Reads rule files (bank files and grammar files) into a `RuleSet`, with a diagnostic
+/// Reads rule files (bank files, grammar files, categories files) into a `RuleSet`, with a diagnostic
 /// for every problem found: YAML syntax, unknown or missing keys, wrong types, invalid
 /// values, duplicate ids. Patterns are not compiled here; the engine does that.
 public enum RuleLoader {
@@ -65,13 +65,16 @@ public enum RuleLoader {
             if let bank = BankFileReader.read(root, with: &reader) {
                 ruleSet.banks.append(bank)
             }
+        } else if keys.contains("categories") || keys.contains("tables") {
+            CategoryFileReader.read(root, with: &reader, into: &ruleSet)
         } else {
             reader.report(.unknownFileKind(at: reader.location(of: root)))
         }
         diagnostics += reader.diagnostics
     }
 
-    /// Checks that span files: unique bank ids, parser ids and fragment names.
+    /// Checks that span files: unique bank ids, parser ids, fragment names, categories,
+    /// table ids and row ids.
     public static func validate(_ ruleSet: RuleSet) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         var banks: [String: SourceLocation] = [:]
@@ -97,6 +100,28 @@ public enum RuleLoader {
                 diagnostics.append(.duplicateGrammar(fragment.name.value, at: fragment.name.location, first: first))
             } else {
                 fragments[fragment.name.value] = fragment.name.location
+            }
+        }
+        var categories: [String: SourceLocation] = [:]
+        for category in ruleSet.categories {
+            if let first = categories[category.name.value] {
+                diagnostics.append(.duplicateID(category.name.value, at: category.name.location, first: first))
+            } else {
+                categories[category.name.value] = category.name.location
+            }
+        }
+        var tables: [String: SourceLocation] = [:]
+        var rows: [String: SourceLocation] = [:]
+        for table in ruleSet.categoryTables {
+            for id in [table.id] + table.rows.map(\.id) {
+                let isTable = id.location == table.id.location
+                if let first = isTable ? tables[id.value] : rows[id.value] {
+                    diagnostics.append(.duplicateID(id.value, at: id.location, first: first))
+                } else if isTable {
+                    tables[id.value] = id.location
+                } else {
+                    rows[id.value] = id.location
+                }
             }
         }
         return diagnostics
