@@ -48,7 +48,11 @@ final class MerchantMatcher: Sendable {
                     let pattern = try Pattern(text.value, options: [])
                     standalone.append((Hit(row: rowIndex, index: index, isPattern: true), text.value, pattern))
                 } catch {
-                    diagnostics.append(.patternSyntax(error.message, at: text.location(ofUTF8Offset: error.offset)))
+                    // For a missing `)`, PCRE2 stops at the end; the unclosed `(` is the useful place.
+                    let missingClosingParenthesis: Int32 = 114
+                    let open = error.code == missingClosingParenthesis ? RuleCompiler.unclosedParenthesis(in: text.value) : nil
+                    diagnostics.append(.patternSyntax(open == nil ? error.message : "\(error.message): this '(' is never closed",
+                                                      at: text.location(ofUTF8Offset: open ?? error.offset)))
                 }
             }
         }
