@@ -9,12 +9,18 @@ public struct CalloutPoint: Sendable, Equatable {
     public let start: Int
     /// Where matching stands at the callout: a UTF-8 byte offset into the subject.
     public let end: Int
+    /// The name of the most recently passed `(*MARK:NAME)` read as a decimal number; nil when
+    /// no mark was passed or its name is not a number. With a `(*MARK:n)` at the end of each
+    /// alternative, it names the branch taken, without the cost of capture groups (which
+    /// matching resets at every start position).
+    public let markNumber: Int?
 
     /// Creates a point (offsets in UTF-8 bytes).
-    public init(lastClosedGroup: Int, start: Int, end: Int) {
+    public init(lastClosedGroup: Int, start: Int, end: Int, markNumber: Int? = nil) {
         self.lastClosedGroup = lastClosedGroup
         self.start = start
         self.end = end
+        self.markNumber = markNumber
     }
 }
 
@@ -66,8 +72,18 @@ private let calloutTrampoline: @convention(c) (UnsafeMutablePointer<pcre2_callou
                                                UnsafeMutableRawPointer?) -> Int32 = { block, data in
     guard let block, let data else { return 1 }
     let visitor = data.assumingMemoryBound(to: CalloutVisitor.self)
+    var markNumber: Int?
+    if var mark = block.pointee.mark, mark.pointee != 0 {
+        // A zero-terminated name; read it as digits without making a String.
+        var number = 0
+        while mark.pointee >= 0x30 && mark.pointee <= 0x39 && number < Int.max / 10 - 9 {
+            number = number * 10 + Int(mark.pointee - 0x30)
+            mark += 1
+        }
+        if mark.pointee == 0 { markNumber = number }
+    }
     visitor.pointee.visit(CalloutPoint(lastClosedGroup: Int(block.pointee.capture_last),
                                        start: Int(block.pointee.start_match),
-                                       end: Int(block.pointee.current_position)))
+                                       end: Int(block.pointee.current_position), markNumber: markNumber))
     return 1
 }

@@ -16,6 +16,15 @@ struct CalloutTests {
     }
 
     @Test(arguments: [true, false])
+    func marksNameTheBranchWithoutGroups(jit: Bool) throws {
+        let pattern = try Pattern(#"(?i)(?:uber eats(*MARK:7)|uber(*MARK:12)|eats(*MARK:x))\b(?C1)"#, options: [], jit: jit)
+        var seen: Set<[Int?]> = []
+        try pattern.visitCallouts(in: "UBER EATS", scratch: MatchScratch()) { seen.insert([$0.markNumber, $0.start]) }
+        #expect(pattern.captureCount == 0)
+        #expect(seen == [[7, 0], [12, 0], [nil, 5]])
+    }
+
+    @Test(arguments: [true, false])
     func noPathMeansNoVisit(jit: Bool) throws {
         let pattern = try Pattern(#"(?:abc())(?C1)"#, options: [], jit: jit)
         var count = 0

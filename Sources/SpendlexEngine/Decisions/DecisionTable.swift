@@ -37,7 +37,10 @@ public struct CategoryInput: Sendable, Equatable {
 }
 
 /// A row, compiled: outputs and the conditions other than the merchant's, checked in Swift.
-struct CompiledRow: Sendable {
+///
+/// A class: a struct of a dozen arrays and strings was copied, reference by reference, each
+/// time a row was looked at, which cost more than the merchant match.
+final class CompiledRow: Sendable {
     let id: String
     let rule: CategoryRow
     let category: String?
@@ -52,6 +55,8 @@ struct CompiledRow: Sendable {
     let banks: [String]
     let last4: [String]
     let accountType: String?
+    let amountMin: Decimal?
+    let amountMax: Decimal?
 
     init(_ row: CategoryRow) {
         id = row.id.value
@@ -68,6 +73,8 @@ struct CompiledRow: Sendable {
         banks = row.conditions.banks.map(\.value)
         last4 = row.conditions.account?.last4.map(\.value) ?? []
         accountType = row.conditions.account?.type?.value
+        amountMin = row.conditions.amount?.min?.value
+        amountMax = row.conditions.amount?.max?.value
     }
 
     /// Whether every condition but the merchant's holds.
@@ -76,7 +83,11 @@ struct CompiledRow: Sendable {
         if let direction, input.direction != direction { return false }
         if !kinds.isEmpty { guard let kind = input.kind, kinds.contains(kind) else { return false } }
         if !mcc.isEmpty { guard let code = input.mcc, mcc.contains(where: { $0.contains(code) }) else { return false } }
-        if let amount = rule.conditions.amount { guard let value = input.amount, amount.contains(value) else { return false } }
+        if amountMin != nil || amountMax != nil {
+            guard let value = input.amount else { return false }
+            if let amountMin, value < amountMin { return false }
+            if let amountMax, value >= amountMax { return false }
+        }
         if !banks.isEmpty { guard let bank = input.bank, banks.contains(bank) else { return false } }
         if !last4.isEmpty { guard let digits = input.last4, last4.contains(digits) else { return false } }
         if let accountType, input.accountType != accountType { return false }

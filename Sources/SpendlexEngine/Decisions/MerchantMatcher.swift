@@ -5,11 +5,13 @@ import SpendlexRules
 ///
 /// The keywords of all rows form a prefix tree written as one case-insensitive alternation
 /// (`s(?:wiggy…|tarbucks…)`), so a position is rejected after a character or two rather than
-/// after trying every keyword. Each keyword ends with an empty group `()` and the whole ends
-/// with a callout: one `visitCallouts` run reports every (row, keyword) that matches anywhere
-/// in the merchant. The rows' patterns are combined the same way into a second pattern (kept
-/// apart so that the keywords' whole-word checks are written once); patterns with capture
-/// groups of their own, which would renumber the markers, are matched one by one.
+/// after trying every keyword. Each keyword ends with a `(*MARK:n)` naming it and the whole
+/// ends with a callout: one `visitCallouts` run reports every (row, keyword) that matches
+/// anywhere in the merchant. (Marks, not empty capture groups: matching resets every group at
+/// every start position, which cost more than the whole trie with a thousand keywords.) The
+/// rows' patterns are combined the same way into a second pattern, kept apart so that the
+/// keywords' whole-word checks are written once; patterns with capture groups of their own
+/// (back references would see other numbers) are matched one by one.
 final class MerchantMatcher: Sendable {
     /// What a marker group stands for.
     struct Hit: Sendable, Equatable {
@@ -21,8 +23,7 @@ final class MerchantMatcher: Sendable {
         let isPattern: Bool
     }
 
-    /// The combined patterns, each with its marker groups (group number → what it stands for;
-    /// index 0 unused). One pattern unless PCRE2 found it too large (its compiled form is
+    /// The combined patterns, each with its markers (mark number → what it stands for). One pattern unless PCRE2 found it too large (its compiled form is
     /// limited to 64 KiB), then the keywords are split until each part compiles.
     let combined: [(pattern: Pattern, markers: [Hit?])]
     /// Patterns matched on their own: they have capture groups, or the combination failed.
@@ -61,7 +62,7 @@ final class MerchantMatcher: Sendable {
 
         func build(_ keywords: ArraySlice<(hit: Hit, atoms: [KeywordTrie.Atom])>,
                    _ inline: [(hit: Hit, text: String, pattern: Pattern)]) -> (pattern: Pattern, markers: [Hit?])? {
-            var markers: [Hit?] = [nil]
+            var markers: [Hit?] = []
             var branches: [String] = []
             if !keywords.isEmpty {
                 var trie = KeywordTrie()
@@ -69,12 +70,12 @@ final class MerchantMatcher: Sendable {
                 branches.append(Self.wordStart + "(?i:" + trie.regex(markers: &markers) + ")" + Self.wordEnd)
             }
             for entry in inline {
-                branches.append("(?:" + entry.text + ")()")
+                branches.append("(?:" + entry.text + ")(*MARK:\(markers.count))")
                 markers.append(entry.hit)
             }
             guard !branches.isEmpty else { return nil }
             let source = "(?:" + branches.joined(separator: "|") + ")(?C1)"
-            guard let pattern = try? Pattern(source, options: []), pattern.captureCount == markers.count - 1 else {
+            guard let pattern = try? Pattern(source, options: []), pattern.captureCount == 0 else {
                 return nil
             }
             return (pattern, markers)
@@ -108,8 +109,7 @@ final class MerchantMatcher: Sendable {
                    _ found: (Hit, Range<Int>) -> Void) throws(MatchError) {
         for (pattern, markers) in combined {
             try pattern.visitCallouts(in: merchant, scratch: scratch) { point in
-                let group = point.lastClosedGroup
-                if group > 0, group < markers.count, let hit = markers[group] {
+                if let mark = point.markNumber, mark < markers.count, let hit = markers[mark] {
                     found(hit, point.start..<point.end)
                 }
             }
@@ -181,7 +181,7 @@ struct KeywordTrie {
         node.hits.append(hit)
     }
 
-    /// The alternation; appends one marker per keyword end to `markers`, in group-number order.
+    /// The alternation; appends one marker per keyword end to `markers`, named by its index.
     func regex(markers: inout [MerchantMatcher.Hit?]) -> String {
         Self.regex(root, markers: &markers)
     }
@@ -194,7 +194,7 @@ struct KeywordTrie {
         if !node.hits.isEmpty {
             var ends = ""
             for hit in node.hits {
-                ends += ends.isEmpty ? "()" : "|()"
+                ends += (ends.isEmpty ? "" : "|") + "(*MARK:\(markers.count))"
                 markers.append(hit)
             }
             branches.append(node.hits.count == 1 ? ends : "(?:" + ends + ")")

@@ -110,19 +110,19 @@ public enum RuleLoader {
                 categories[category.name.value] = category.name.location
             }
         }
+        // Table ids are unique among tables, row ids among the rows of every table.
         var tables: [String: SourceLocation] = [:]
         var rows: [String: SourceLocation] = [:]
-        for table in ruleSet.categoryTables {
-            for id in [table.id] + table.rows.map(\.id) {
-                let isTable = id.location == table.id.location
-                if let first = isTable ? tables[id.value] : rows[id.value] {
-                    diagnostics.append(.duplicateID(id.value, at: id.location, first: first))
-                } else if isTable {
-                    tables[id.value] = id.location
-                } else {
-                    rows[id.value] = id.location
-                }
+        func unique(_ id: Located<String>, in seen: inout [String: SourceLocation]) {
+            if let first = seen[id.value] {
+                diagnostics.append(.duplicateID(id.value, at: id.location, first: first))
+            } else {
+                seen[id.value] = id.location
             }
+        }
+        for table in ruleSet.categoryTables {
+            unique(table.id, in: &tables)
+            for row in table.rows { unique(row.id, in: &rows) }
         }
         return diagnostics
     }
