@@ -34,6 +34,20 @@ public struct CategoryInput: Sendable, Equatable {
         self.last4 = last4
         self.accountType = accountType
     }
+
+    /// Which values are present, as `CompiledRow.Needs` bits.
+    var present: UInt8 {
+        var bits: UInt8 = 0
+        if merchant != nil { bits |= CompiledRow.Needs.merchant }
+        if mcc != nil { bits |= CompiledRow.Needs.mcc }
+        if amount != nil { bits |= CompiledRow.Needs.amount }
+        if direction != nil { bits |= CompiledRow.Needs.direction }
+        if kind != nil { bits |= CompiledRow.Needs.kind }
+        if bank != nil { bits |= CompiledRow.Needs.bank }
+        if last4 != nil { bits |= CompiledRow.Needs.last4 }
+        if accountType != nil { bits |= CompiledRow.Needs.accountType }
+        return bits
+    }
 }
 
 /// A row, compiled: outputs and the conditions other than the merchant's, checked in Swift.
@@ -57,6 +71,15 @@ final class CompiledRow: Sendable {
     let accountType: String?
     let amountMin: Decimal?
     let amountMax: Decimal?
+    /// The input values the row's conditions need (`Needs` bits): a row whose needs the input
+    /// lacks is passed over without looking at it (an MCC table, for alerts without an MCC).
+    let needs: UInt8
+
+    /// Bits of `needs` and `CategoryInput.present`.
+    enum Needs {
+        static let merchant: UInt8 = 1, mcc: UInt8 = 2, amount: UInt8 = 4, direction: UInt8 = 8
+        static let kind: UInt8 = 16, bank: UInt8 = 32, last4: UInt8 = 64, accountType: UInt8 = 128
+    }
 
     init(_ row: CategoryRow) {
         id = row.id.value
@@ -75,6 +98,16 @@ final class CompiledRow: Sendable {
         accountType = row.conditions.account?.type?.value
         amountMin = row.conditions.amount?.min?.value
         amountMax = row.conditions.amount?.max?.value
+        var needs: UInt8 = 0
+        if hasMerchant { needs |= Needs.merchant }
+        if !mcc.isEmpty { needs |= Needs.mcc }
+        if amountMin != nil || amountMax != nil { needs |= Needs.amount }
+        if direction != nil { needs |= Needs.direction }
+        if !kinds.isEmpty { needs |= Needs.kind }
+        if !banks.isEmpty { needs |= Needs.bank }
+        if !last4.isEmpty { needs |= Needs.last4 }
+        if accountType != nil { needs |= Needs.accountType }
+        self.needs = needs
     }
 
     /// Whether every condition but the merchant's holds.
@@ -133,6 +166,9 @@ public final class DecisionTable: Sendable {
     let catchAll: Int?
     /// Whether any row adds tags.
     let hasTags: Bool
+    /// The needs every row with conditions shares: an input that lacks one of them can only
+    /// get the catch-all.
+    let commonNeeds: UInt8
 
     init(_ table: CategoryTable, diagnostics: inout [Diagnostic]) {
         id = table.id.value
@@ -145,11 +181,16 @@ public final class DecisionTable: Sendable {
         rowsWithoutMerchant = rows.indices.filter { !rows[$0].hasMerchant && (policy == .first || !rows[$0].isCatchAll) }
         catchAll = rows.firstIndex { $0.isCatchAll }
         hasTags = rows.contains { !$0.tags.isEmpty }
+        commonNeeds = rows.filter { !$0.isCatchAll }.reduce(UInt8.max) { $0 & $1.needs }
     }
 
     /// Applies the table. `found`, when given, hears every merchant keyword or pattern that matched.
     func evaluate(_ input: CategoryInput, scratch: MatchScratch,
                   found: ((MerchantMatcher.Hit, Range<Int>) -> Void)? = nil) -> Hit {
+        let present = input.present
+        if commonNeeds & present != commonNeeds {
+            return catchAll.map { .catchAll($0) } ?? .none
+        }
         let words = (rows.count + 63) / 64
         return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: words) { bits in
             bits.initialize(repeating: 0)
@@ -160,13 +201,13 @@ public final class DecisionTable: Sendable {
                     found?(hit, range)
                 }
             }
-            return pick(input, merchantRows: UnsafeBufferPointer(bits))
+            return pick(input, present: present, merchantRows: UnsafeBufferPointer(bits))
         }
     }
 
     /// Applies the hit policy to the rows whose merchant condition matched (`merchantRows`, a
     /// bit set) and the rows without one, visiting candidates in row order.
-    private func pick(_ input: CategoryInput, merchantRows: UnsafeBufferPointer<UInt64>) -> Hit {
+    private func pick(_ input: CategoryInput, present: UInt8, merchantRows: UnsafeBufferPointer<UInt64>) -> Hit {
         var matched: [Int] = []
         var best: Int?
         var word = 0
@@ -186,7 +227,7 @@ public final class DecisionTable: Sendable {
 
             let row = rows[index]
             if row.isCatchAll { return .catchAll(index) }  // only under `first`
-            guard row.otherConditionsHold(input) else { continue }
+            guard row.needs & present == row.needs, row.otherConditionsHold(input) else { continue }
             switch policy {
             case .first: return .row(index)
             case .priority:

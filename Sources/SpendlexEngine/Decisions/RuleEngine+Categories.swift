@@ -4,12 +4,18 @@ import SpendlexRules
 extension RuleEngine.Worker {
     /// The outcome with its transaction's category and subcategory filled in by the decision
     /// tables, when a categories file is loaded; any other outcome as it is.
-    func categorized(_ outcome: ParseOutcome) -> ParseOutcome {
-        guard let categorizer = rules.categorizer, case .transaction(var transaction) = outcome else { return outcome }
-        let output = categorizer.categoryOutput(CategoryInput(transaction), scratch: scratch)
-        transaction.category = output.category
-        transaction.subcategory = output.subcategory
-        return .transaction(transaction)
+    /// The outcome is consumed, so that the transaction is updated in place, not copied field by field.
+    func categorized(_ outcome: consuming ParseOutcome) -> ParseOutcome {
+        guard let categorizer = rules.categorizer else { return outcome }
+        switch consume outcome {
+        case .transaction(var transaction):
+            let output = categorizer.categoryOutput(CategoryInput(transaction), scratch: scratch)
+            transaction.category = output.category
+            transaction.subcategory = output.subcategory
+            return .transaction(transaction)
+        case let other:
+            return other
+        }
     }
 
     /// How the decision tables categorize a transaction, with the deciding rows and why.
