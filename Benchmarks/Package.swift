@@ -44,7 +44,7 @@ let package = Package(
 
 /// One package-benchmark executable per measured thing, under `Benchmarks/<Name>/`.
 var benchmarks: [Target] {
-    ["RuleCompile", "Matching", "Normalizers", "MIME", "EndToEnd"].map { name in
+    ["RuleCompile", "Matching", "Categorize", "Normalizers", "MIME", "EndToEnd"].map { name in
         .executableTarget(
             name: name,
             dependencies: [

@@ -27,7 +27,7 @@ public final class Pattern: @unchecked Sendable {
     // immutable Sendable value.
 
     /// The compiled `pcre2_code_8`, owned by this object.
-    private let code: OpaquePointer
+    let code: OpaquePointer
 
     /// The pattern source, exactly as given to ``init(_:options:)``.
     public let source: String

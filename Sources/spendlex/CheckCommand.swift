@@ -24,7 +24,12 @@ struct Check: ParsableCommand {
         Stderr.write(DiagnosticFormatter(sources: compiled.rules.sources).format(shown))
         if all.containsErrors { throw ExitStatus.findings }
         let banks = compiled.banks.count
-        print("ok: \(banks) bank\(banks == 1 ? "" : "s"), \(compiled.parserCount) parsers, "
-              + "\(compiled.rules.fragments.count) grammar fragments")
+        var summary = "ok: \(banks) bank\(banks == 1 ? "" : "s"), \(compiled.parserCount) parsers, "
+            + "\(compiled.rules.fragments.count) grammar fragments"
+        if let categorizer = compiled.categorizer {
+            summary += ", \(categorizer.tables.count) decision table\(categorizer.tables.count == 1 ? "" : "s")"
+                + " (\(categorizer.rowCount) rows, \(categorizer.categories.count) categories)"
+        }
+        print(summary)
     }
 }

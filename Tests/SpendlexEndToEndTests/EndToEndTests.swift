@@ -70,7 +70,7 @@ struct EndToEndTests {
         #expect(!last.hasPrefix("0 passed"))
     }
 
-    @Test(arguments: ["three-faults", "grammar-faults", "shape-faults", "not-yaml"])
+    @Test(arguments: ["three-faults", "grammar-faults", "shape-faults", "not-yaml", "category-faults"])
     func brokenRulesGiveGoldenDiagnostics(name: String) throws {
         let result = try spendlex(["check", "Tests/Fixtures/broken-rules/\(name).yaml", "grammars"])
         #expect(result.status == 1)
@@ -93,6 +93,32 @@ struct EndToEndTests {
         #expect(result.status == 1)
         #expect(result.stdout == "4 examples and 2 counter-examples from 1 bank in 1 country\n2 passed, 4 failed\n")
         try expectGolden(result.stderr, "test-failing.txt")
+    }
+
+    @Test func categoryFaultsAreLocatedWithTheirIDs() throws {
+        let result = try spendlex(["check", "Tests/Fixtures/broken-rules/category-faults.yaml"])
+        #expect(result.status == 1)
+        let headlines = result.stderr.split(separator: "\n").filter { $0.contains(": error: ") || $0.contains(": warning: ") }
+        #expect(headlines.map { line in
+            let place = line.prefix { $0 != " " }.split(separator: ":").dropFirst().prefix(2).joined(separator: ":")
+            let id = line.split(separator: "[").last?.dropLast() ?? ""
+            return "\(id) \(place)"
+        } == [
+            "table.noCatchAll 7:9", "category.unknown 10:64", "category.unknown 14:22", "table.masked 15:13",
+            "table.masked 21:13", "table.overlap 29:14",
+        ])
+    }
+
+    @Test func categoriesAreShownByExplainAndCountedByTest() throws {
+        let explained = try spendlex(["explain", "--text", "Spent Rs.349 On HDFC Bank Card 0000 At SWIGGY BANGALORE On 2026-05-02:22:26:01.Not You?",
+                                      "--sender", "VM-HDFCBK"])
+        #expect(explained.status == 0, "\(explained.stderr)")
+        #expect(explained.stdout.contains(#""category":"Food & Dining","subcategory":"Food Delivery""#))
+        #expect(explained.stdout.contains("category Food & Dining > Food Delivery by table merchants, row food.delivery\n"
+            + #"  food.delivery: merchant keyword 'Swiggy' matched "SWIGGY""#))
+        let tested = try spendlex(["test", "rules/categories.yaml"])
+        #expect(tested.status == 0, "\(tested.stderr)")
+        #expect(tested.stdout.contains(" category examples from 3 decision tables\n"))
     }
 
     @Test func parsesTheHDFCExampleFromTheCommandLine() throws {

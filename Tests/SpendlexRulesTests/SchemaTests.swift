@@ -28,4 +28,20 @@ struct SchemaTests {
         #expect(properties(of: "expectation") == ExpectedField.allCases.map(\.rawValue).sorted())
         #expect(properties(of: "grammarFile") == ["description", "fragments", "grammar"])
     }
+
+    @Test func categoriesFileKeysMatch() {
+        #expect(properties(of: "categoriesFile") == CategoryFileReader.fileKeys.sorted())
+        #expect(properties(of: "categoryTable") == CategoryFileReader.tableKeys.sorted())
+        #expect(properties(of: "categoryRow") == CategoryFileReader.rowKeys.sorted())
+        #expect(properties(of: "merchantCondition") == CategoryFileReader.merchantKeys.sorted())
+        #expect(properties(of: "amountCondition") == CategoryFileReader.amountKeys.sorted())
+        #expect(properties(of: "accountCondition") == CategoryFileReader.accountKeys.sorted())
+        let hitPolicies = ((schema["definitions"] as? [String: Any])?["categoryTable"] as? [String: Any])
+            .flatMap { $0["properties"] as? [String: Any] }.flatMap { $0["hit_policy"] as? [String: Any] }?["enum"] as? [String]
+        #expect(hitPolicies == HitPolicy.allCases.map(\.rawValue))
+        let example = ((schema["definitions"] as? [String: Any])?["categoryExample"] as? [String: Any])?["oneOf"]
+            as? [[String: Any]]
+        #expect((example?.last?["properties"] as? [String: Any]).map { Array($0.keys).sorted() }
+            == CategoryFileReader.exampleKeys.sorted())
+    }
 }

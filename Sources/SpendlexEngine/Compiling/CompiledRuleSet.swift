@@ -12,9 +12,12 @@ public struct CompiledRuleSet: Sendable {
     let router: SenderRouter
     /// The source rule set, for diagnostics and `explain`.
     public let rules: RuleSet
+    /// The decision tables of the categories files; nil when none is loaded.
+    public let categorizer: Categorizer?
 
-    init(banks: [CompiledBank], router: SenderRouter, rules: RuleSet) {
+    init(banks: [CompiledBank], router: SenderRouter, rules: RuleSet, categorizer: Categorizer? = nil) {
         self.banks = banks
+        self.categorizer = categorizer
         self.fallbacks = banks.indices.filter { banks[$0].isFallback }
         self.router = router
         self.rules = rules

@@ -3,8 +3,9 @@ import PCRE2
 import SpendlexRules
 
 /// Compiles a loaded `RuleSet` into a `CompiledRuleSet`: expands grammar references,
-/// compiles every pattern with PCRE2 (JIT), checks captures against known fields, and
-/// reports every problem as a diagnostic located in the rule file.
+/// compiles every pattern with PCRE2 (JIT), checks captures against known fields, compiles
+/// and checks the categories' decision tables, and reports every problem as a diagnostic
+/// located in the rule file.
 public enum RuleCompiler {
     /// Compiles the rule set. The result is nil only when no bank could be compiled at
     /// all; otherwise broken parsers are left out and reported.
@@ -23,8 +24,15 @@ public enum RuleCompiler {
             banks.append(compile(bank, expander: &expander, diagnostics: &diagnostics))
         }
         diagnostics += expander.diagnostics
+        var categorizer: Categorizer?
+        if !ruleSet.categoryTables.isEmpty {
+            let compiled = Categorizer(ruleSet: ruleSet, diagnostics: &diagnostics)
+            diagnostics += DecisionTableChecker.check(compiled)
+            categorizer = compiled
+        }
         let router = SenderRouter(banks: ruleSet.banks)
-        return (CompiledRuleSet(banks: banks, router: router, rules: ruleSet), deduplicated(diagnostics))
+        return (CompiledRuleSet(banks: banks, router: router, rules: ruleSet, categorizer: categorizer),
+                deduplicated(diagnostics))
     }
 
     /// Loads and compiles rule files in one step; with `findingGrammars`, the `grammars`

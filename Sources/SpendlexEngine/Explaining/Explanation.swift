@@ -40,6 +40,8 @@ public struct Explanation: Sendable {
     public let outcome: ParseOutcome
     /// The thresholds behind `status`.
     public let policy: ConfidencePolicy
+    /// How the decision tables categorized the transaction, when a categories file is loaded.
+    public var category: CategoryDecision? = nil
 
     /// A readable report; card numbers in the text are masked.
     public func render(writer: TransactionWriter = TransactionWriter(format: .jsonl)) -> String {
@@ -72,6 +74,7 @@ public struct Explanation: Sendable {
         case .transaction(let transaction):
             out += "result: transaction by \(transaction.rule) (normalized)\n" + writer.row(transaction)
             out += Self.render(transaction, policy: policy)
+            if let category { out += Self.render(category) }
         default:
             out += "result: \(outcome.reason)\n"
         }
@@ -102,6 +105,21 @@ extension Explanation {
     }
 }
 
+extension Explanation {
+    /// Which table and row decided the category, and why.
+    static func render(_ decision: CategoryDecision) -> String {
+        let output = [decision.category ?? "none", decision.subcategory].compactMap { $0 }.joined(separator: " > ")
+        var out = "category \(output)"
+        if let table = decision.table {
+            out += " by table \(table), row\(decision.rows.count == 1 ? "" : "s") \(decision.rows.joined(separator: ", "))"
+        }
+        out += decision.isDefault ? " (catch-all)\n" : "\n"
+        for reason in decision.reasons { out += "  \(reason)\n" }
+        if !decision.tags.isEmpty { out += "  tags: \(decision.tags.joined(separator: ", "))\n" }
+        return out
+    }
+}
+
 extension RuleEngine.Worker {
     /// Parses the message and records how: every candidate bank and every parser is
     /// tried, even after the first match, so that overlaps show.
@@ -109,8 +127,11 @@ extension RuleEngine.Worker {
         let route = self.route(message)
         let traces = route.banks.map { trace(message, bank: rules.banks[$0], routedBySender: route.bySender) }
         let fallbacks = rules.fallbacks.map { trace(message, bank: rules.banks[$0], routedBySender: false) }
-        return Explanation(sender: message.sender, routedBySender: route.bySender, banks: traces,
-                           fallbacks: fallbacks, outcome: parse(message), policy: policy)
+        let outcome = parse(message)
+        var explanation = Explanation(sender: message.sender, routedBySender: route.bySender, banks: traces,
+                                      fallbacks: fallbacks, outcome: outcome, policy: policy)
+        explanation.category = outcome.transaction.flatMap(categorize)
+        return explanation
     }
 
     private func trace(_ message: Message, bank: CompiledBank, routedBySender: Bool) -> Explanation.BankTrace {

@@ -171,8 +171,8 @@ public struct RuleEngine: Sendable {
                 case .failure(let error):
                     return .matchLimit(rule: parser.id, error: error)
                 case .success(let raw?):
-                    return TransactionBuilder.build(parser: parser, owner: owner, raw: raw, message: message,
-                                                    source: source, policy: policy)
+                    return categorized(TransactionBuilder.build(parser: parser, owner: owner, raw: raw,
+                                                                message: message, source: source, policy: policy))
                 case .success(nil):
                     continue
                 }

@@ -17,12 +17,18 @@ public struct RuleTestReport: Sendable {
     public var banks = 0
     /// Distinct countries of those banks.
     public var countries = 0
+    /// Decision table row examples run.
+    public var categoryExamples = 0
+    /// Decision tables with at least one example run.
+    public var tables = 0
 
     /// "212 examples and 64 counter-examples from 45 banks in 14 countries".
     public var coverage: String {
         func count(_ n: Int, _ one: String, _ many: String) -> String { "\(n) \(n == 1 ? one : many)" }
         return "\(count(examples, "example", "examples")) and \(count(counterExamples, "counter-example", "counter-examples"))"
             + " from \(count(banks, "bank", "banks")) in \(count(countries, "country", "countries"))"
+            + (tables == 0 ? "" : "; \(count(categoryExamples, "category example", "category examples"))"
+                + " from \(count(tables, "decision table", "decision tables"))")
     }
 
     /// `N passed, N failed`, the closing line CI tools read.
@@ -70,6 +76,9 @@ public enum RuleTestRunner {
             }
         }
         report.countries = countries.count
+        if only == nil, let categorizer = engine.rules.categorizer {
+            CategoryExampleRunner.run(categorizer, into: &report)
+        }
         return report
     }
 

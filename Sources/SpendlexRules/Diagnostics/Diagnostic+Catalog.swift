@@ -25,6 +25,10 @@ extension DiagnosticID {
     public static let exampleAmbiguous = DiagnosticID("example", "ambiguous")
     public static let testFailed = DiagnosticID("test", "failed")
     public static let testCounterExampleMatched = DiagnosticID("test", "counterExampleMatched")
+    public static let categoryUnknown = DiagnosticID("category", "unknown")
+    public static let tableOverlap = DiagnosticID("table", "overlap")
+    public static let tableMasked = DiagnosticID("table", "masked")
+    public static let tableNoCatchAll = DiagnosticID("table", "noCatchAll")
 }
 
 extension Diagnostic {
@@ -44,7 +48,8 @@ extension Diagnostic {
 
     static func unknownFileKind(at location: SourceLocation) -> Diagnostic {
         Diagnostic(.ruleUnknownFileKind, .error, at: location,
-                   "not a rule file: expected a bank file (with 'parsers') or a grammar file (with 'fragments')")
+                   "not a rule file: expected a bank file (with 'parsers'), a grammar file (with 'fragments') "
+                   + "or a categories file (with 'categories' or 'tables')")
     }
 
     static func unknownKey(_ key: String, in context: String, allowed: [String], at location: SourceLocation) -> Diagnostic {
@@ -161,6 +166,56 @@ extension Diagnostic {
     public static func counterExampleMatched(_ parser: String, by other: String, at location: SourceLocation) -> Diagnostic {
         Diagnostic(.testCounterExampleMatched, .error, at: location,
                    "counter-example of '\(parser)' produced a transaction (parser '\(other)')")
+    }
+}
+
+extension Diagnostic {
+    /// A row naming a category that is not declared, or a subcategory its category does not have.
+    public static func unknownCategory(_ name: String, under parent: String? = nil, known: [String],
+                                       at location: SourceLocation) -> Diagnostic {
+        var notes: [Note] = []
+        if let guess = closestMatch(to: name, among: known) {
+            notes.append(Note("did you mean '\(guess)'?"))
+        }
+        if let parent {
+            notes.append(Note(known.isEmpty ? "'\(parent)' declares no subcategories"
+                : "'\(parent)' has: \(known.joined(separator: ", "))"))
+            return Diagnostic(.categoryUnknown, .error, at: location, "unknown subcategory '\(name)' of '\(parent)'",
+                              notes: notes)
+        }
+        if known.isEmpty { notes.append(Note("no categories are declared: list them under 'categories'")) }
+        return Diagnostic(.categoryUnknown, .error, at: location, "unknown category '\(name)'", notes: notes)
+    }
+
+    /// Two rows of a `unique` table that can both match one transaction.
+    public static func tableOverlap(_ row: String, with other: String, evidence: String, at location: SourceLocation,
+                                    other otherLocation: SourceLocation) -> Diagnostic {
+        Diagnostic(.tableOverlap, .error, at: location,
+                   "rows '\(other)' and '\(row)' of a unique table can both match: \(evidence)",
+                   notes: [Note("'\(other)' is here", at: otherLocation)])
+    }
+
+    /// A row (or one of its keywords) that an earlier row always takes first.
+    public static func tableMasked(_ what: String, by other: String, reason: String, at location: SourceLocation,
+                                   other otherLocation: SourceLocation) -> Diagnostic {
+        Diagnostic(.tableMasked, .warning, at: location, "\(what) can never decide: \(reason)",
+                   notes: [Note("'\(other)' is here", at: otherLocation)])
+    }
+
+    /// A table whose last row has conditions: some transactions get no category from it.
+    public static func tableNoCatchAll(_ table: String, at location: SourceLocation,
+                                       catchAll: (id: String, location: SourceLocation)?) -> Diagnostic {
+        var notes = [Note("end the table with a row without conditions, e.g. {id: \(table).other, category: Uncategorized}")]
+        if let catchAll {
+            notes = [Note("'\(catchAll.id)' has no conditions but is not the last row", at: catchAll.location)]
+        }
+        return Diagnostic(.tableNoCatchAll, .warning, at: location, "table '\(table)' does not end with a catch-all row",
+                          notes: notes)
+    }
+
+    /// A row example that the table does not decide by its row.
+    public static func categoryExampleFailed(_ row: String, _ problem: String, at location: SourceLocation) -> Diagnostic {
+        Diagnostic(.testFailed, .error, at: location, "example of row '\(row)' failed: \(problem)")
     }
 }
 

@@ -1,7 +1,7 @@
 import Foundation
 import Yams
 
-/// Reads rule files (bank files and grammar files) into a `RuleSet`, with a diagnostic
+/// Reads rule files (bank files, grammar files, categories files) into a `RuleSet`, with a diagnostic
 /// for every problem found: YAML syntax, unknown or missing keys, wrong types, invalid
 /// values, duplicate ids. Patterns are not compiled here; the engine does that.
 public enum RuleLoader {
@@ -65,13 +65,16 @@ public enum RuleLoader {
             if let bank = BankFileReader.read(root, with: &reader) {
                 ruleSet.banks.append(bank)
             }
+        } else if keys.contains("categories") || keys.contains("tables") {
+            CategoryFileReader.read(root, with: &reader, into: &ruleSet)
         } else {
             reader.report(.unknownFileKind(at: reader.location(of: root)))
         }
         diagnostics += reader.diagnostics
     }
 
-    /// Checks that span files: unique bank ids, parser ids and fragment names.
+    /// Checks that span files: unique bank ids, parser ids, fragment names, categories,
+    /// table ids and row ids.
     public static func validate(_ ruleSet: RuleSet) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         var banks: [String: SourceLocation] = [:]
@@ -98,6 +101,28 @@ public enum RuleLoader {
             } else {
                 fragments[fragment.name.value] = fragment.name.location
             }
+        }
+        var categories: [String: SourceLocation] = [:]
+        for category in ruleSet.categories {
+            if let first = categories[category.name.value] {
+                diagnostics.append(.duplicateID(category.name.value, at: category.name.location, first: first))
+            } else {
+                categories[category.name.value] = category.name.location
+            }
+        }
+        // Table ids are unique among tables, row ids among the rows of every table.
+        var tables: [String: SourceLocation] = [:]
+        var rows: [String: SourceLocation] = [:]
+        func unique(_ id: Located<String>, in seen: inout [String: SourceLocation]) {
+            if let first = seen[id.value] {
+                diagnostics.append(.duplicateID(id.value, at: id.location, first: first))
+            } else {
+                seen[id.value] = id.location
+            }
+        }
+        for table in ruleSet.categoryTables {
+            unique(table.id, in: &tables)
+            for row in table.rows { unique(row.id, in: &rows) }
         }
         return diagnostics
     }

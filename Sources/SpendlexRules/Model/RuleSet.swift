@@ -1,5 +1,6 @@
-/// Everything loaded from a set of rule files: banks, grammar fragments and the
-/// files' texts (for diagnostics). Built by `RuleLoader`; compiled by the engine.
+/// Everything loaded from a set of rule files: banks, grammar fragments, categories and
+/// their decision tables, and the files' texts (for diagnostics). Built by `RuleLoader`;
+/// compiled by the engine.
 public struct RuleSet: Sendable {
     /// Bank files, in path order.
     public var banks: [BankRules]
@@ -7,6 +8,10 @@ public struct RuleSet: Sendable {
     public var fragments: [GrammarFragment]
     /// The texts of the files read, by path.
     public var sources: [String: SourceText]
+    /// The declared categories (a closed list), from categories files.
+    public var categories: [CategoryDeclaration] = []
+    /// Decision tables that categorize transactions, applied in path and file order.
+    public var categoryTables: [CategoryTable] = []
 
     /// Creates a rule set.
     public init(banks: [BankRules] = [], fragments: [GrammarFragment] = [], sources: [String: SourceText] = [:]) {

@@ -1,0 +1,89 @@
+internal import CPCRE2
+
+/// Where matching stood when it reached a callout `(?C)`.
+public struct CalloutPoint: Sendable, Equatable {
+    /// The number of the most recently closed capture group (0 when none has closed yet):
+    /// with an empty group `()` written just before the callout, it names the branch taken.
+    public let lastClosedGroup: Int
+    /// Where this match attempt started: a UTF-8 byte offset into the subject.
+    public let start: Int
+    /// Where matching stands at the callout: a UTF-8 byte offset into the subject.
+    public let end: Int
+    /// The name of the most recently passed `(*MARK:NAME)` read as a decimal number; nil when
+    /// no mark was passed or its name is not a number. With a `(*MARK:n)` at the end of each
+    /// alternative, it names the branch taken, without the cost of capture groups (which
+    /// matching resets at every start position).
+    public let markNumber: Int?
+
+    /// Creates a point (offsets in UTF-8 bytes).
+    public init(lastClosedGroup: Int, start: Int, end: Int, markNumber: Int? = nil) {
+        self.lastClosedGroup = lastClosedGroup
+        self.start = start
+        self.end = end
+        self.markNumber = markNumber
+    }
+}
+
+extension Pattern {
+    /// Runs the pattern to exhaustion over `text`: every time matching reaches a callout
+    /// (`(?C)`, `(?C1)`, ...), calls `visit`, then backtracks as if the match had failed
+    /// there. So every path through the pattern that reaches a callout, at every start
+    /// position, is visited once; one call tells which of many alternatives can match,
+    /// instead of one match per alternative.
+    ///
+    /// Start-of-match optimizations only skip positions where no path can reach a callout;
+    /// auto-possessification may merge paths that differ only in how much a repeat took.
+    ///
+    /// - Throws: ``MatchError`` when a limit in `scratch` is hit (the backtracking steps of
+    ///   every path count towards the match limit).
+    public func visitCallouts(in text: String, scratch: MatchScratch,
+                              _ visit: (CalloutPoint) -> Void) throws(MatchError) {
+        try withoutActuallyEscaping(visit) { (escapable) throws(MatchError) in
+            var visitor = CalloutVisitor(visit: escapable)
+            let context = scratch.matchContext
+            // Room for every group: capture_last is read from the ovector.
+            let matchData = scratch.matchData(atLeast: captureCount + 1)
+            var text = text
+            let rc: Int32 = withUnsafeMutablePointer(to: &visitor) { visitorPointer in
+                pcre2_set_callout_8(context, calloutTrampoline, UnsafeMutableRawPointer(visitorPointer))
+                defer { pcre2_set_callout_8(context, nil, nil) }
+                return text.withUTF8 { bytes in
+                    var empty: UInt8 = 0
+                    return withUnsafePointer(to: &empty) { emptyPointer in
+                        let base = bytes.baseAddress ?? emptyPointer
+                        return isJITCompiled
+                            ? pcre2_jit_match_8(code, base, bytes.count, 0, 0, matchData, context)
+                            : pcre2_match_8(code, base, bytes.count, 0, 0, matchData, context)
+                    }
+                }
+            }
+            if rc < 0 && rc != PCRE2_ERROR_NOMATCH { throw MatchError(pcre2Code: rc) }
+        }
+    }
+}
+
+/// The Swift closure a callout reaches, passed to PCRE2 as the callout's data pointer.
+private struct CalloutVisitor {
+    let visit: (CalloutPoint) -> Void
+}
+
+/// PCRE2's callout function: reports the point and returns 1 ("fail here, backtrack").
+private let calloutTrampoline: @convention(c) (UnsafeMutablePointer<pcre2_callout_block_8>?,
+                                               UnsafeMutableRawPointer?) -> Int32 = { block, data in
+    guard let block, let data else { return 1 }
+    let visitor = data.assumingMemoryBound(to: CalloutVisitor.self)
+    var markNumber: Int?
+    if var mark = block.pointee.mark, mark.pointee != 0 {
+        // A zero-terminated name; read it as digits without making a String.
+        var number = 0
+        while mark.pointee >= 0x30 && mark.pointee <= 0x39 && number < Int.max / 10 - 9 {
+            number = number * 10 + Int(mark.pointee - 0x30)
+            mark += 1
+        }
+        if mark.pointee == 0 { markNumber = number }
+    }
+    visitor.pointee.visit(CalloutPoint(lastClosedGroup: Int(block.pointee.capture_last),
+                                       start: Int(block.pointee.start_match),
+                                       end: Int(block.pointee.current_position), markNumber: markNumber))
+    return 1
+}
