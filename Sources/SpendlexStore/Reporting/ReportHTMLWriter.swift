@@ -172,6 +172,12 @@ enum SVGChart {
                 + "\(MoneyText.format(value, currency: currency))</text>\n"
         }
         let base = format(top + plotHeight)
+        if series.count == 1 {
+            // One day has no line to draw: a bar of its expenses instead.
+            let barTop = y(series[0].1)
+            out += "<rect x=\"\(format(x(0) - 12))\" y=\"\(format(barTop))\" width=\"24\" "
+                + "height=\"\(format(top + plotHeight - barTop))\" fill=\"#d64545\" fill-opacity=\"0.6\"/>\n"
+        }
         var area = "M\(format(x(0))),\(base)"
         var expenses = "", income = ""
         for (index, point) in series.enumerated() {
