@@ -1,0 +1,67 @@
+import Foundation
+import SpendlexEngine
+
+/// Writes stored transactions in one export format.
+///
+/// CSV and JSON Lines reuse `TransactionWriter`, so an export reads like `spendlex parse`
+/// output; JSON Lines adds the ledger's ids. Journals hold one balanced transaction per
+/// record; a record without amount, currency, date or direction is left out, named in a
+/// comment at the end and in `Export.leftOut`.
+public struct LedgerExporter: Sendable {
+    /// The format.
+    public let format: ExportFormat
+
+    /// An exporter in `format`.
+    public init(format: ExportFormat) {
+        self.format = format
+    }
+
+    /// What an export produced.
+    public struct Export: Sendable {
+        /// The whole output, UTF-8 text.
+        public var text: String
+        /// The transactions written.
+        public var written: Int
+        /// Transactions a journal could not hold, each as "ledger id N (message ID): reason".
+        public var leftOut: [String]
+    }
+
+    /// `transactions` (as `Ledger.transactions` returns them: ordered) in this format.
+    public func export(_ transactions: [StoredTransaction]) -> Export {
+        switch format {
+        case .csv:
+            let writer = TransactionWriter(format: .csv)
+            var text = writer.header
+            for t in transactions { text += writer.csvLine(t.transaction) }
+            return Export(text: text, written: transactions.count, leftOut: [])
+        case .jsonl:
+            var text = ""
+            for t in transactions { text += Self.jsonLine(t) }
+            return Export(text: text, written: transactions.count, leftOut: [])
+        case .beancount, .ledger:
+            var entries: [JournalEntry] = []
+            var leftOut: [JournalEntry.LeftOut] = []
+            for t in transactions {
+                switch JournalEntry.make(t) {
+                case .success(let entry): entries.append(entry)
+                case .failure(let reason): leftOut.append(reason)
+                }
+            }
+            let writer = JournalWriter(dialect: format == .beancount ? .beancount : .ledger)
+            return Export(text: writer.journal(entries, leftOut: leftOut), written: entries.count,
+                          leftOut: leftOut.map(\.description))
+        }
+    }
+
+    /// The `spendlex parse` record with the ledger's ids: `duplicate_of` holds the primary's
+    /// ledger id (a number, or null for a primary) and `ledger_id` follows it.
+    static func jsonLine(_ t: StoredTransaction) -> String {
+        var line = TransactionWriter(format: .jsonl).jsonLine(t.transaction)
+        // The record ends with `"duplicate_of":null}` (the writer's last field, left empty by
+        // `StoredTransaction.transaction`); a test keeps that true.
+        let tail = "\"duplicate_of\":null}\n"
+        precondition(line.hasSuffix(tail), "TransactionWriter's record no longer ends with duplicate_of")
+        line.removeLast(tail.utf8.count)
+        return line + "\"duplicate_of\":\(t.duplicateOf.map(String.init) ?? "null"),\"ledger_id\":\(t.id)}\n"
+    }
+}

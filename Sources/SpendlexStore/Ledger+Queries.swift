@@ -1,0 +1,92 @@
+import Foundation
+import GRDB
+import SpendlexEngine
+import SpendlexRules
+
+/// Which stored transactions to read.
+public struct TransactionQuery: Sendable, Equatable {
+    /// The first day, inclusive; nil: from the start.
+    public var from: LocalDate?
+    /// The last day, inclusive; nil: to the end.
+    public var to: LocalDate?
+    /// Whether duplicates (rows linked to a primary by `duplicate_of`) are read too.
+    public var includeDuplicates: Bool
+
+    /// Primaries only, every date, unless told otherwise. With a range, transactions without
+    /// a date are left out (they belong to no day of it).
+    public init(from: LocalDate? = nil, to: LocalDate? = nil, includeDuplicates: Bool = false) {
+        self.from = from
+        self.to = to
+        self.includeDuplicates = includeDuplicates
+    }
+}
+
+extension Ledger {
+    /// The stored transactions that `query` selects, ordered by date, time and ledger id;
+    /// transactions without a date come last, without a time first in their day.
+    public func transactions(_ query: TransactionQuery = TransactionQuery()) throws -> [StoredTransaction] {
+        var conditions: [String] = []
+        var arguments: [(any DatabaseValueConvertible)?] = []
+        if !query.includeDuplicates { conditions.append("duplicate_of IS NULL") }
+        if let from = query.from {
+            conditions.append("date >= ?")
+            arguments.append(from.description)
+        }
+        if let to = query.to {
+            conditions.append("date <= ?")
+            arguments.append(to.description)
+        }
+        let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        return try pool.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT id, message_id, source_kind, sender, received_at, file, byte_offset, rule, bank, direction, kind,
+                       amount, amount_value, currency, date, time, merchant, account_type, account_last4, balance,
+                       reference, channel, category, subcategory, confidence, status, idempotency_key, duplicate_of,
+                       duplicate_reason
+                FROM transactions \(filter)
+                ORDER BY date IS NULL, date, time, id
+                """, arguments: StatementArguments(arguments)).map(Self.storedTransaction)
+        }
+    }
+
+    /// A row of `transactions` as a value; exact decimals parsed from their canonical text.
+    static func storedTransaction(_ row: Row) -> StoredTransaction {
+        let amountText: String? = row["amount"]
+        let amountValue: String? = row["amount_value"]
+        let balanceText: String? = row["balance"]
+        let accountType: String? = row["account_type"]
+        let last4: String? = row["account_last4"]
+        let account = accountType.flatMap { type in last4.map { StoredTransaction.Account(type: type, last4: $0) } }
+        return StoredTransaction(
+            id: row["id"], messageID: row["message_id"],
+            messageChannel: MessageChannel(rawValue: row["source_kind"]) ?? .unknown,
+            sender: row["sender"], receivedAt: (row["received_at"] as String?).flatMap(date(from:)),
+            file: row["file"], offset: row["byte_offset"], rule: row["rule"], bank: row["bank"],
+            direction: (row["direction"] as String?).flatMap(Direction.init(rawValue:)),
+            kind: (row["kind"] as String?).flatMap(TransactionKind.init(rawValue:)),
+            amount: (amountValue ?? amountText).flatMap(exactDecimal), amountText: amountText,
+            currency: row["currency"], date: (row["date"] as String?).flatMap(LocalDate.init(iso:)),
+            time: (row["time"] as String?).flatMap(LocalTime.init(iso:)), merchant: row["merchant"],
+            account: account, balance: balanceText.flatMap(exactDecimal), balanceText: balanceText,
+            reference: row["reference"], channel: row["channel"], category: row["category"],
+            subcategory: row["subcategory"], confidence: row["confidence"],
+            status: Transaction.Status(rawValue: row["status"]) ?? .review,
+            idempotencyKey: row["idempotency_key"], duplicateOf: row["duplicate_of"],
+            duplicateReason: row["duplicate_reason"])
+    }
+
+    /// A plain decimal string ("1250", "-12.50") as an exact `Decimal`; nil for anything else.
+    static func exactDecimal(_ text: String) -> Decimal? {
+        var digits = 0, points = 0
+        for (index, scalar) in text.unicodeScalars.enumerated() {
+            switch scalar {
+            case "0"..."9": digits += 1
+            case ".": points += 1
+            case "-" where index == 0, "+" where index == 0: continue
+            default: return nil
+            }
+        }
+        guard digits > 0, points <= 1 else { return nil }
+        return Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
+    }
+}

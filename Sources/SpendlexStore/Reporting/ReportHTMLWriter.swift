@@ -1,0 +1,219 @@
+import Foundation
+import SpendlexEngine
+
+/// The report as one self-contained HTML page: inline CSS, charts as inline SVG, no script,
+/// no network, no external file. One block per currency (never mixed) for the whole range,
+/// with its charts and tables, then a table of every period.
+struct ReportHTMLWriter: Sendable {
+    func render(_ report: LedgerReport) -> String {
+        var out = """
+            <!doctype html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>Spendlex report</title>
+            <style>\(Self.style)</style>
+            </head>
+            <body>
+            <h1>Spendlex report</h1>
+            <p class="sub">By \(report.period.rawValue) &middot; \(Self.escape(ReportTextWriter.range(report.total)))
+            """
+        if report.leftOut > 0 {
+            out += " &middot; \(report.leftOut) transaction\(report.leftOut == 1 ? "" : "s") left out (no amount, currency, date or direction)"
+        }
+        out += "</p>\n"
+        if report.total.currencies.isEmpty { out += "<p>No transactions.</p>\n" }
+        for currency in report.total.currencies {
+            out += self.currency(currency)
+        }
+        if !report.periods.isEmpty { out += periods(report.periods) }
+        return out + "</body>\n</html>\n"
+    }
+
+    static let style = """
+        body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:24px auto;max-width:1120px;\
+        padding:0 16px;color:#1f2933;background:#fff}\
+        h1{margin:0 0 4px;font-size:26px}h2{margin:32px 0 12px;font-size:21px;border-bottom:2px solid #e4e7eb;padding-bottom:4px}\
+        h3{margin:18px 0 6px;font-size:16px}.sub{color:#616e7c;margin:0 0 16px}\
+        .cards{display:flex;gap:12px;flex-wrap:wrap}.card{border:1px solid #e4e7eb;border-radius:8px;padding:10px 16px;min-width:150px}\
+        .card b{display:block;font-size:20px;font-variant-numeric:tabular-nums}.card span{color:#616e7c;font-size:13px}\
+        .charts{display:flex;gap:24px;flex-wrap:wrap;margin-top:16px}figure{margin:0}\
+        figcaption{font-weight:600;margin-bottom:6px}svg text{font:12px system-ui,sans-serif;fill:#3e4c59}\
+        .tables{display:flex;gap:32px;flex-wrap:wrap}table{border-collapse:collapse;margin:6px 0 12px}\
+        th,td{padding:3px 10px;border-bottom:1px solid #e4e7eb;text-align:left}\
+        td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}td.sub{padding-left:26px;color:#616e7c}\
+        .in{color:#0a7d4f}.out{color:#b83232}
+        """
+
+    func currency(_ c: LedgerReport.CurrencyTotals) -> String {
+        let money = { Self.escape(MoneyText.format($0, currency: c.currency)) }
+        var out = "<section>\n<h2>\(Self.escape(c.currency))</h2>\n<div class=\"cards\">"
+        out += "<div class=\"card\"><span>Income</span><b class=\"in\">\(money(c.income))</b></div>"
+        out += "<div class=\"card\"><span>Expenses</span><b class=\"out\">\(money(c.expenses))</b></div>"
+        out += "<div class=\"card\"><span>Net</span><b>\(money(c.net))</b></div>"
+        out += "<div class=\"card\"><span>Transactions</span><b>\(c.count)</b></div>"
+        if c.transfers != 0 { out += "<div class=\"card\"><span>Transfers</span><b>\(money(c.transfers))</b></div>" }
+        out += "</div>\n<div class=\"charts\">\n"
+        out += "<figure><figcaption>Spending by category</figcaption>\n"
+            + SVGChart.bars(c.categories.map { ($0.total.name, $0.total.amount) }, currency: c.currency) + "</figure>\n"
+        out += "<figure><figcaption>Per day: expenses (red) and income (green)</figcaption>\n"
+            + SVGChart.daily(c.days, currency: c.currency) + "</figure>\n</div>\n<div class=\"tables\">\n"
+        out += "<div><h3>Categories</h3><table><tr><th>Category</th><th class=\"n\">Spent</th><th class=\"n\">Count</th></tr>\n"
+        for category in c.categories {
+            out += "<tr><td>\(Self.escape(category.total.name))</td><td class=\"n\">\(money(category.total.amount))</td>"
+                + "<td class=\"n\">\(category.total.count)</td></tr>\n"
+            for sub in category.subcategories {
+                out += "<tr><td class=\"sub\">\(Self.escape(sub.name))</td><td class=\"n\">\(money(sub.amount))</td>"
+                    + "<td class=\"n\">\(sub.count)</td></tr>\n"
+            }
+        }
+        out += "</table></div>\n<div><h3>Top merchants</h3><table><tr><th>Merchant</th><th class=\"n\">Spent</th>"
+            + "<th class=\"n\">Count</th></tr>\n"
+        for merchant in c.merchants {
+            out += "<tr><td>\(Self.escape(merchant.name))</td><td class=\"n\">\(money(merchant.amount))</td>"
+                + "<td class=\"n\">\(merchant.count)</td></tr>\n"
+        }
+        out += "</table></div>\n<div><h3>Accounts</h3><table><tr><th>Account</th><th class=\"n\">In</th>"
+            + "<th class=\"n\">Out</th><th class=\"n\">Count</th></tr>\n"
+        for account in c.accounts {
+            out += "<tr><td>\(Self.escape(account.name))</td><td class=\"n in\">\(money(account.moneyIn))</td>"
+                + "<td class=\"n out\">\(money(account.moneyOut))</td><td class=\"n\">\(account.count)</td></tr>\n"
+        }
+        return out + "</table></div>\n</div>\n</section>\n"
+    }
+
+    func periods(_ periods: [LedgerReport.Section]) -> String {
+        var out = "<section>\n<h2>Periods</h2>\n<table><tr><th>Period</th><th>Dates</th><th>Currency</th>"
+            + "<th class=\"n\">Income</th><th class=\"n\">Expenses</th><th class=\"n\">Net</th><th class=\"n\">Count</th></tr>\n"
+        for section in periods {
+            for c in section.currencies {
+                let money = { Self.escape(MoneyText.format($0, currency: c.currency)) }
+                out += "<tr><td>\(Self.escape(section.label))</td><td>\(Self.escape(ReportTextWriter.range(section)))</td>"
+                    + "<td>\(Self.escape(c.currency))</td><td class=\"n in\">\(money(c.income))</td>"
+                    + "<td class=\"n out\">\(money(c.expenses))</td><td class=\"n\">\(money(c.net))</td>"
+                    + "<td class=\"n\">\(c.count)</td></tr>\n"
+            }
+        }
+        return out + "</table>\n</section>\n"
+    }
+
+    /// Text safe in HTML content and attribute values.
+    static func escape(_ text: String) -> String {
+        var out = ""
+        for character in text {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+}
+
+/// Charts drawn as SVG text. Amounts stay `Decimal`; only the pixel geometry derived from
+/// their ratios is floating point.
+enum SVGChart {
+    /// A horizontal bar chart, one bar per name; negative amounts (refunds beyond spending) draw no bar.
+    static func bars(_ items: [(String, Decimal)], currency: String) -> String {
+        let rowHeight = 26.0, labelWidth = 170.0, barWidth = 250.0, valueWidth = 110.0
+        let width = labelWidth + barWidth + valueWidth
+        let height = max(1, Double(items.count)) * rowHeight + 8
+        var out = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" "
+            + "viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"Spending by category\">\n"
+        guard !items.isEmpty else {
+            return out + "<text x=\"4\" y=\"18\">No spending.</text>\n</svg>\n"
+        }
+        let largest = items.map(\.1).max() ?? 0
+        for (index, (name, amount)) in items.enumerated() {
+            let y = 4 + Double(index) * rowHeight
+            let length = largest > 0 && amount > 0 ? max(1, barWidth * ratio(amount, largest)) : 0
+            let label = name.count > 24 ? String(name.prefix(23)) + "…" : name
+            out += "<text x=\"\(Int(labelWidth) - 8)\" y=\"\(format(y + 17))\" text-anchor=\"end\">\(ReportHTMLWriter.escape(label))</text>"
+            out += "<rect x=\"\(Int(labelWidth))\" y=\"\(format(y + 4))\" width=\"\(format(length))\" height=\"\(format(rowHeight - 8))\" "
+                + "rx=\"3\" fill=\"#d64545\"><title>\(ReportHTMLWriter.escape(name)): "
+                + "\(MoneyText.format(amount, currency: currency))</title></rect>"
+            out += "<text x=\"\(format(labelWidth + length + 6))\" y=\"\(format(y + 17))\">"
+                + "\(MoneyText.format(amount, currency: currency))</text>\n"
+        }
+        return out + "</svg>\n"
+    }
+
+    /// An area chart of each day's expenses with a line of its income, every day from the first
+    /// to the last (days without transactions at zero); at most 3,660 days, the most recent.
+    static func daily(_ days: [LedgerReport.DayTotal], currency: String) -> String {
+        let width = 520.0, height = 240.0, left = 78.0, right = 12.0, top = 12.0, bottom = 28.0
+        var out = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" "
+            + "viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"Expenses and income per day\">\n"
+        guard let first = days.first?.date, let last = days.last?.date else {
+            return out + "<text x=\"4\" y=\"18\">No transactions.</text>\n</svg>\n"
+        }
+        let start = max(first.daysSinceEpoch, last.daysSinceEpoch - 3659)
+        let byDay = Dictionary(days.map { ($0.date.daysSinceEpoch, $0) }, uniquingKeysWith: { a, _ in a })
+        let series = (start...last.daysSinceEpoch).map { day in
+            (day, max(0, byDay[day]?.expenses ?? 0), byDay[day]?.income ?? 0)
+        }
+        let largest = series.map { max($0.1, $0.2) }.max() ?? 0
+        let plotWidth = width - left - right, plotHeight = height - top - bottom
+        let step = series.count > 1 ? plotWidth / Double(series.count - 1) : 0
+        func x(_ index: Int) -> Double { series.count > 1 ? left + Double(index) * step : left + plotWidth / 2 }
+        func y(_ amount: Decimal) -> Double { largest > 0 ? top + plotHeight * (1 - ratio(amount, largest)) : top + plotHeight }
+
+        // Grid and y axis: zero, half, the largest day.
+        for fraction in [Decimal(0), Decimal(1) / 2, Decimal(1)] {
+            let value = largest * fraction
+            let yy = format(y(value))
+            out += "<line x1=\"\(Int(left))\" y1=\"\(yy)\" x2=\"\(Int(width - right))\" y2=\"\(yy)\" stroke=\"#e4e7eb\"/>"
+            out += "<text x=\"\(Int(left) - 6)\" y=\"\(yy)\" dy=\"4\" text-anchor=\"end\">"
+                + "\(MoneyText.format(value, currency: currency))</text>\n"
+        }
+        let base = format(top + plotHeight)
+        if series.count == 1 {
+            // One day has no line to draw: a bar of its expenses instead.
+            let barTop = y(series[0].1)
+            out += "<rect x=\"\(format(x(0) - 12))\" y=\"\(format(barTop))\" width=\"24\" "
+                + "height=\"\(format(top + plotHeight - barTop))\" fill=\"#d64545\" fill-opacity=\"0.6\"/>\n"
+        }
+        var area = "M\(format(x(0))),\(base)"
+        var expenses = "", income = ""
+        for (index, point) in series.enumerated() {
+            area += " L\(format(x(index))),\(format(y(point.1)))"
+            expenses += "\(index == 0 ? "M" : " L")\(format(x(index))),\(format(y(point.1)))"
+            income += "\(index == 0 ? "M" : " L")\(format(x(index))),\(format(y(point.2)))"
+        }
+        area += " L\(format(x(series.count - 1))),\(base) Z"
+        out += "<path d=\"\(area)\" fill=\"#d64545\" fill-opacity=\"0.22\"/>\n"
+        out += "<path d=\"\(expenses)\" fill=\"none\" stroke=\"#d64545\" stroke-width=\"2\"/>\n"
+        out += "<path d=\"\(income)\" fill=\"none\" stroke=\"#0a7d4f\" stroke-width=\"2\"/>\n"
+        for (index, point) in series.enumerated() where byDay[point.0] != nil {
+            let day = byDay[point.0]!
+            out += "<circle cx=\"\(format(x(index)))\" cy=\"\(format(y(point.1)))\" r=\"3\" fill=\"#d64545\">"
+                + "<title>\(day.date): expenses \(MoneyText.format(day.expenses, currency: currency)), "
+                + "income \(MoneyText.format(day.income, currency: currency))</title></circle>\n"
+        }
+        // Dates on the x axis: the first, the middle and the last day.
+        let labelled = Set([0, (series.count - 1) / 2, series.count - 1])
+        for index in labelled.sorted() {
+            let date = LocalDate(daysSinceEpoch: series[index].0).map(\.description) ?? ""
+            let anchor = series.count == 1 ? "middle" : index == 0 ? "start" : index == series.count - 1 ? "end" : "middle"
+            out += "<text x=\"\(format(x(index)))\" y=\"\(Int(height) - 8)\" text-anchor=\"\(anchor)\">\(date)</text>\n"
+        }
+        return out + "</svg>\n"
+    }
+
+    /// `part / whole` as a fraction for drawing.
+    static func ratio(_ part: Decimal, _ whole: Decimal) -> Double {
+        NSDecimalNumber(decimal: part / whole).doubleValue
+    }
+
+    /// A coordinate with one decimal.
+    static func format(_ value: Double) -> String {
+        let tenths = (value * 10).rounded()
+        let whole = Int(tenths) / 10, fraction = abs(Int(tenths) % 10)
+        return fraction == 0 ? "\(whole)" : "\(tenths < 0 && whole == 0 ? "-" : "")\(whole).\(fraction)"
+    }
+}

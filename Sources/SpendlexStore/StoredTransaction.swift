@@ -1,0 +1,123 @@
+import Foundation
+import SpendlexEngine
+import SpendlexRules
+
+/// One transaction as the ledger holds it: the parsed fields, its ledger id, and the
+/// primary it duplicates, if any. Amounts are exact `Decimal`s, never floating point.
+public struct StoredTransaction: Sendable, Equatable {
+    /// A card or account, by its last digits.
+    public struct Account: Sendable, Hashable {
+        /// `card` or `account`.
+        public var type: String
+        /// The last 4 digits (5 for 15-digit cards).
+        public var last4: String
+
+        /// An account by type and last digits.
+        public init(type: String, last4: String) {
+            self.type = type
+            self.last4 = last4
+        }
+    }
+
+    /// The row id in the ledger's `transactions` table.
+    public var id: Int64
+    /// The id of the message this came from.
+    public var messageID: String
+    /// How that message arrived.
+    public var messageChannel: MessageChannel
+    /// The message's sender.
+    public var sender: String?
+    /// When the message arrived.
+    public var receivedAt: Date?
+    /// The input file of the message.
+    public var file: String?
+    /// The message's byte offset (or line number) in that file.
+    public var offset: Int?
+    /// The id of the parser that produced it.
+    public var rule: String
+    /// The id of its bank.
+    public var bank: String
+    /// Which way the money went.
+    public var direction: Direction?
+    /// What kind of transaction it is.
+    public var kind: TransactionKind?
+    /// The amount, exact; nil when the message gave none.
+    public var amount: Decimal?
+    /// The amount as written, scale kept ("30.00").
+    public var amountText: String?
+    /// ISO 4217 code.
+    public var currency: String?
+    /// The transaction's date.
+    public var date: LocalDate?
+    /// The transaction's local time, when known.
+    public var time: LocalTime?
+    /// The merchant or counterparty.
+    public var merchant: String?
+    /// The card or account.
+    public var account: Account?
+    /// Balance or available limit after the transaction, exact.
+    public var balance: Decimal?
+    /// The balance as written.
+    public var balanceText: String?
+    /// A transaction reference (UPI RRN, authorisation code).
+    public var reference: String?
+    /// The payment channel: card, upi, neft, ...
+    public var channel: String?
+    /// Spending category; nil until categorization assigns one ("Uncategorized").
+    public var category: String?
+    /// Spending subcategory.
+    public var subcategory: String?
+    /// How sure the parse is, 0...1 (a score, not money).
+    public var confidence: Double
+    /// ok, review or pending.
+    public var status: Transaction.Status
+    /// Stable across runs for the same message and parse.
+    public var idempotencyKey: String
+    /// The ledger id of the primary this one duplicates; nil for a primary.
+    public var duplicateOf: Int64?
+    /// Why it was linked to that primary.
+    public var duplicateReason: String?
+
+    /// The category to show: "Uncategorized" when none is assigned.
+    public var categoryName: String { category ?? Self.uncategorized }
+    /// The name given to transactions without a category.
+    public static let uncategorized = "Uncategorized"
+
+    /// The record as the parser writes it, for `TransactionWriter`; `duplicateOf` is left
+    /// out (the ledger's link is a row id, which the caller writes as it needs).
+    public var transaction: Transaction {
+        Transaction(
+            messageID: messageID, messageChannel: messageChannel, sender: sender, receivedAt: receivedAt, file: file,
+            offset: offset, rule: rule, bank: bank, direction: direction, kind: kind, amount: amount,
+            amountText: amountText, currency: currency, date: date, time: time, merchant: merchant,
+            account: account.map { Transaction.AccountReference(accountType: $0.type, last4: $0.last4) },
+            balance: balanceText, reference: reference, channel: channel, category: category,
+            subcategory: subcategory, confidence: confidence, status: status, idempotencyKey: idempotencyKey,
+            duplicateOf: nil)
+    }
+}
+
+extension LocalDate {
+    /// Parses an ISO 8601 calendar date, "2026-05-02"; nil for anything else or a day that does not exist.
+    public init?(iso text: String) {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+              parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]) else { return nil }
+        self.init(year: year, month: month, day: day)
+    }
+}
+
+extension LocalTime {
+    /// Parses "HH:mm" or "HH:mm:ss"; nil for anything else.
+    init?(iso text: String) {
+        let parts = text.split(separator: ":").map { Int($0) }
+        guard parts.count == 2 || parts.count == 3, let hour = parts[0], let minute = parts[1] else { return nil }
+        if parts.count == 3 {
+            guard let second = parts[2] else { return nil }
+            self.init(hour: hour, minute: minute, second: second)
+        } else {
+            self.init(hour: hour, minute: minute)
+        }
+    }
+}

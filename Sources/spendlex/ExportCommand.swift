@@ -1,0 +1,96 @@
+import ArgumentParser
+import Foundation
+import SpendlexEngine
+import SpendlexStore
+
+extension ExportFormat: ExpressibleByArgument {}
+
+/// `--store`, `--from`, `--to`: a ledger to read and the days to read from it.
+struct LedgerRangeOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("The SQLite ledger written by 'spendlex parse --store'.", valueName: "file"))
+    var store: String
+
+    @Option(name: .long, help: ArgumentHelp("First day, inclusive (YYYY-MM-DD).", valueName: "date"))
+    var from: String?
+
+    @Option(name: .long, help: ArgumentHelp("Last day, inclusive (YYYY-MM-DD).", valueName: "date"))
+    var to: String?
+
+    func validate() throws {
+        for (name, value) in [("--from", from), ("--to", to)] {
+            if let value, LocalDate(iso: value) == nil {
+                throw ValidationError("\(name) '\(value)' is not a day such as 2026-05-02")
+            }
+        }
+        if let first = fromDate, let last = toDate, last < first {
+            throw ValidationError("--to \(last) is before --from \(first)")
+        }
+    }
+
+    var fromDate: LocalDate? { from.flatMap(LocalDate.init(iso:)) }
+    var toDate: LocalDate? { to.flatMap(LocalDate.init(iso:)) }
+
+    /// Opens the ledger; a missing or unreadable one is bad input (exit 65), never created here.
+    func openLedger() throws -> Ledger {
+        guard FileManager.default.fileExists(atPath: store) else {
+            Stderr.write("error: no ledger at \(store) (make one with: spendlex parse INPUT... --store \(store))\n")
+            throw ExitStatus.badInput
+        }
+        do { return try Ledger(path: store) } catch {
+            Stderr.write("error: cannot open the ledger \(store): \(error)\n")
+            throw ExitStatus.badInput
+        }
+    }
+
+    /// Reads the ledger's transactions in the range; a failed read is an internal error (exit 70).
+    func transactions(includeDuplicates: Bool = false) throws -> [StoredTransaction] {
+        let ledger = try openLedger()
+        do {
+            return try ledger.transactions(TransactionQuery(from: fromDate, to: toDate, includeDuplicates: includeDuplicates))
+        } catch {
+            Stderr.write("error: reading the ledger \(store) failed: \(error)\n")
+            throw ExitStatus.internalError
+        }
+    }
+}
+
+struct Export: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Export the ledger's transactions as CSV, JSON Lines, or a beancount or ledger-cli journal.",
+        discussion: """
+            Primaries only, unless --include-duplicates (csv and jsonl): a transaction reported by SMS and \
+            by email is exported once. csv has the columns of 'spendlex parse --format csv'; jsonl the record \
+            of 'spendlex parse' with ledger_id and duplicate_of (the primary's ledger_id). Journals declare \
+            every account, and hold one balanced transaction per record in its own currency; records without \
+            an amount, currency, date or direction are left out, named on stderr and in a closing comment.
+            """
+    )
+
+    @OptionGroup var range: LedgerRangeOptions
+
+    @Option(name: .long, help: "Output format: csv, jsonl, beancount or ledger.")
+    var format: ExportFormat
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Write here instead of stdout.", valueName: "file"))
+    var output: String?
+
+    @Flag(name: .long, help: "Export duplicates too (csv and jsonl only), each with its duplicate_of.")
+    var includeDuplicates = false
+
+    func validate() throws {
+        if includeDuplicates && format.isJournal {
+            throw ValidationError("--include-duplicates is for csv and jsonl: a journal holds each transaction once")
+        }
+    }
+
+    func run() throws {
+        let transactions = try range.transactions(includeDuplicates: includeDuplicates)
+        let export = LedgerExporter(format: format).export(transactions)
+        let out = try OutputStream(path: output)
+        out.write(export.text)
+        out.flush()
+        for item in export.leftOut {
+            Stderr.write("warning: left out of the journal: \(item)\n")
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import ArgumentParser
+import Foundation
+import SpendlexStore
+
+extension ReportPeriod: ExpressibleByArgument {}
+extension ReportFormat: ExpressibleByArgument {}
+
+struct Report: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Report income, spending and where it went, per period and per currency.",
+        discussion: """
+            From the ledger's primaries (a duplicate never counts twice), per period and per currency \
+            (never converted or added together): income, expenses, net, count; spending by category and \
+            subcategory (Uncategorized until categorization assigns one); top merchants; a per-day series; \
+            per-account totals. --format html writes one self-contained page with SVG charts.
+            """
+    )
+
+    @OptionGroup var range: LedgerRangeOptions
+
+    @Option(name: .long, help: "Split by week, month, quarter or year.")
+    var period: ReportPeriod = .month
+
+    @Option(name: .long, help: "Output format: text, json or html.")
+    var format: ReportFormat = .text
+
+    @Option(name: .long, help: "How many merchants to list per currency.")
+    var top: Int = 10
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Write here instead of stdout.", valueName: "file"))
+    var output: String?
+
+    func validate() throws {
+        if top < 0 { throw ValidationError("--top must be at least 0") }
+    }
+
+    func run() throws {
+        let transactions = try range.transactions()
+        let report = LedgerReport(transactions: transactions, period: period, from: range.fromDate, to: range.toDate,
+                                  topMerchants: top)
+        let out = try OutputStream(path: output)
+        out.write(format.render(report))
+        out.flush()
+    }
+}
