@@ -65,7 +65,7 @@ struct ExportEndToEndTests {
         // The dinner reported by SMS and by push is one transaction.
         #expect(text.components(separatedBy: "\"EAZYDINE0000000\"").count - 1 == 1)
         let lines = text.split(separator: "\n")
-        #expect(lines.filter { $0.hasPrefix("2026-") && $0.contains(" open ") }.count == 11)
+        #expect(lines.filter { $0.hasPrefix("2026-") && $0.contains(" open ") }.count == 14)
         #expect(lines.filter { $0.hasPrefix("2026-") && ($0.contains(" * \"") || $0.contains(" ! \"")) }.count == 9)
         let check = try runTool(beanCheck, [journal])
         #expect(check.status == 0, "bean-check \(journal):\n\(check.output)")
@@ -95,7 +95,7 @@ struct ExportEndToEndTests {
         let rows = csv.stdout.split(separator: "\n")
         #expect(rows.first == "Ledger,Category,Subcategory,Currency,Price,Account,Recorder,Date,Time,Note,Transaction")
         #expect(rows.count == 1 + 9)
-        #expect(rows.contains("hdfc,,,INR,-10290,hdfc card 0000,SMS,2026-05-02,22:26:01,EAZYDINE0000000,Expense"))
+        #expect(rows.contains("hdfc,Uncategorized,,INR,-10290,hdfc card 0000,SMS,2026-05-02,22:26:01,EAZYDINE0000000,Expense"))
         let may = try spendlex(["export", "--store", ledger, "--format", "jsonl", "--include-duplicates",
                                 "--from", "2026-05-02", "--to", "2026-05-02"])
         let lines = may.stdout.split(separator: "\n")
