@@ -78,6 +78,20 @@ struct LedgerEndToEndTests {
         #expect(before.contains { $0.hasPrefix("transaction m9 ") && $0.contains(" m5 ") || $0.hasPrefix("transaction m5 ") && $0.contains(" m9 ") })
     }
 
+    @Test func anSMSAndTheEmailAboutItAreOnePurchase() throws {
+        // Two wordings of one card purchase, four minutes apart (the README's example).
+        let store = folder.appendingPathComponent("pair.sqlite").path
+        let result = try spendlex(["parse", "examples/alert-pair.jsonl", "--store", store])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("2 transactions stored, 1 linked as duplicates"), "\(result.stderr)")
+        let rows = try Self.dump(store).filter { $0.hasPrefix("transaction ") }
+        #expect(rows == [
+            "transaction <alert-77@hdfcbank.net> 10290.00 EAZYDINE0000000 primary ",
+            "transaction sms-1 10290 EAZYDINE0000000 <alert-77@hdfcbank.net> "
+                + "same bank, account, direction, amount, currency, date, time and merchant",
+        ])
+    }
+
     @Test func aRunKilledMidwayThenRunAgainEqualsOneCleanRun() throws {
         let clean = folder.appendingPathComponent("clean.sqlite").path
         let result = try spendlex(["parse", input.path, "--store", clean, "--quiet"])
