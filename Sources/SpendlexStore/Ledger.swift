@@ -136,8 +136,14 @@ public final class Ledger: Sendable {
                 t.category, t.subcategory, t.category == nil ? nil : "rules", t.confidence, t.status.rawValue,
                 fields, found?.primary, found?.reason, now, now,
             ] as [(any DatabaseValueConvertible)?]))
-        guard let found else { return false }
         let id = db.lastInsertedRowID
+        if let row = t.categoryRow {
+            try db.cachedStatement(sql: """
+                INSERT INTO mapping_stats (row_id, hits, last_hit_at) VALUES (?, 1, ?)
+                ON CONFLICT (row_id) DO UPDATE SET hits = hits + 1, last_hit_at = excluded.last_hit_at
+                """).execute(arguments: [row, now])
+        }
+        guard let found else { return false }
         // The record with the most fields is the primary; the others point at it.
         if fields > found.primaryFieldCount {
             try db.cachedStatement(sql: "UPDATE transactions SET duplicate_of = ?, duplicate_reason = ? WHERE id = ?").execute(

@@ -209,4 +209,13 @@ struct LedgerCategoryTests {
         let stats = try ledger.mappingStatistics()
         #expect(stats.map(\.row) == ["food.swiggy", "catch-all"] && stats.map(\.hits) == [2, 1])
     }
+
+    @Test func theRowThatCategorizedAParsedTransactionIsCounted() throws {
+        let (ledger, _) = try makeLedger()
+        var t = transaction("a")
+        t.category = "Food & Dining"
+        t.categoryRow = "food.swiggy"
+        try ledger.write([record(t)], run: nil)
+        #expect(try ledger.mappingStatistics().map(\.row) == ["food.swiggy"])
+    }
 }

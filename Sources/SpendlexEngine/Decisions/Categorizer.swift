@@ -72,20 +72,21 @@ public final class Categorizer: Sendable {
     }
 
     /// Category and subcategory only: what the engine stores on every transaction.
-    func categoryOutput(_ input: CategoryInput, scratch: MatchScratch) -> (category: String?, subcategory: String?) {
+    func categoryOutput(_ input: CategoryInput, scratch: MatchScratch) -> (category: String?, subcategory: String?, row: String?) {
         for table in tables {
             switch table.evaluate(input, scratch: scratch) {
             case .row(let index):
-                if let category = table.rows[index].category { return (category, table.rows[index].subcategory) }
+                let row = table.rows[index]
+                if let category = row.category { return (category, row.subcategory, row.id) }
             case .rows(let indices):
                 if let row = indices.lazy.map({ table.rows[$0] }).first(where: { $0.category != nil }) {
-                    return (row.category, row.subcategory)
+                    return (row.category, row.subcategory, row.id)
                 }
             case .none, .catchAll: continue
             }
         }
         let fallback = tables.lazy.compactMap { table in table.catchAll.map { table.rows[$0] } }.first
-        return (fallback?.category, fallback?.subcategory)
+        return (fallback?.category, fallback?.subcategory, fallback?.id)
     }
 
     func decide(_ input: CategoryInput, scratch: MatchScratch, explaining: Bool) -> CategoryDecision {

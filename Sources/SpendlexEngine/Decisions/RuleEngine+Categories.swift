@@ -12,6 +12,7 @@ extension RuleEngine.Worker {
             let output = categorizer.categoryOutput(CategoryInput(transaction), scratch: scratch)
             transaction.category = output.category
             transaction.subcategory = output.subcategory
+            transaction.categoryRow = output.row
             return .transaction(transaction)
         case let other:
             return other

@@ -67,6 +67,8 @@ public struct Transaction: Sendable, Equatable {
     public var category: String?
     /// Spending subcategory.
     public var subcategory: String?
+    /// The id of the categorization row that decided the category (for the ledger's mapping statistics).
+    public var categoryRow: String? = nil
     /// How sure the parse is, 0...1 with two decimals (a score, not money): `confidenceParts.score`.
     public var confidence: Double
     /// The doubts behind `confidence`, for `spendlex explain`.

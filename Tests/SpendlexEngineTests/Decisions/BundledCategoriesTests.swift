@@ -104,7 +104,7 @@ struct CategorizeBenchmark {
         let clock = ContinuousClock()
         let output = clock.measure {
             for round in 0..<rounds {
-                let (category, _) = categorizer.categoryOutput(inputs[round % inputs.count], scratch: scratch)
+                let (category, _, _) = categorizer.categoryOutput(inputs[round % inputs.count], scratch: scratch)
                 sink &+= category?.utf8.count ?? 0
             }
         }
