@@ -9,7 +9,7 @@ struct Spendlex: ParsableCommand {
         commandName: "spendlex",
         abstract: "Turn bank alerts and statements into clean transactions, with rules written in YAML.",
         version: "0.1.0",
-        subcommands: [Parse.self, Check.self, Test.self, Explain.self, Suggest.self]
+        subcommands: [Parse.self, Check.self, Test.self, Explain.self, Suggest.self, Recommend.self]
     )
 }
 

@@ -23,6 +23,7 @@ public enum RuleCompiler {
             banks.append(compile(bank, expander: &expander, diagnostics: &diagnostics))
         }
         diagnostics += expander.diagnostics
+        diagnostics += CardRuleChecker.check(ruleSet)
         let router = SenderRouter(banks: ruleSet.banks)
         return (CompiledRuleSet(banks: banks, router: router, rules: ruleSet), deduplicated(diagnostics))
     }

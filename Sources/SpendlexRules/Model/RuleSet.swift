@@ -7,6 +7,10 @@ public struct RuleSet: Sendable {
     public var fragments: [GrammarFragment]
     /// The texts of the files read, by path.
     public var sources: [String: SourceText]
+    /// Card reward files, in path order.
+    public var cards: [CardRules] = []
+    /// Reward program valuations from points files.
+    public var pointPrograms: [PointProgram] = []
 
     /// Creates a rule set.
     public init(banks: [BankRules] = [], fragments: [GrammarFragment] = [], sources: [String: SourceText] = [:]) {
