@@ -25,6 +25,7 @@ struct Check: ParsableCommand {
         if all.containsErrors { throw ExitStatus.findings }
         let banks = compiled.banks.count
         print("ok: \(banks) bank\(banks == 1 ? "" : "s"), \(compiled.parserCount) parsers, "
-              + "\(compiled.rules.fragments.count) grammar fragments")
+              + "\(compiled.rules.fragments.count) grammar fragments"
+              + (compiled.rules.cards.isEmpty ? "" : ", \(compiled.rules.cards.count) cards"))
     }
 }
