@@ -144,7 +144,10 @@ public struct CardAdvisor: Sendable {
                 let points = Self.points(of: bonusPart, at: rate) + (afterRate.map { Self.points(of: restPart, at: $0) } ?? 0)
                 let limitReached = group.cap.map { (spent ?? 0) >= $0.amount.value } ?? false
                 var why = "\(Self.rateText(rate)) \(table.pointType(of: card))"
-                if case .multiplier = rate { why += " (\(Self.plain(cents))¢ each)" }
+                if case .multiplier = rate {
+                    let programCurrency = card.program.flatMap { table.programs[$0.value]?.currency } ?? card.currency
+                    why += " (\(Self.money(cents / 100, programCurrency, scale: cents < 1 ? 3 : 2)) each)"
+                }
                 why += " on \(matched)"
                 if let cap = group.cap, let afterRate {
                     let room = max(0, cap.amount.value - (spent ?? 0))
@@ -275,7 +278,7 @@ public struct CardAdvisor: Sendable {
 
     static func rateText(_ rate: RewardRate) -> String {
         switch rate {
-        case let .multiplier(figure, per): return per == 1 ? "\(plain(figure))x" : "\(plain(figure)) points per \(plain(per))"
+        case let .multiplier(figure, per): return per == 1 ? "\(plain(figure))x" : "\(plain(figure)) per \(plain(per))"
         case let .percent(figure): return "\(plain(figure))%"
         }
     }
@@ -290,20 +293,21 @@ public struct CardAdvisor: Sendable {
     static func plain(_ value: Decimal) -> String { "\(value)" }
 
     /// `$12.00`, `₹1,500.00` style, always two decimals; no grouping.
-    static func money(_ value: Decimal, _ currency: String?) -> String {
-        let text = twoDecimals(value)
+    static func money(_ value: Decimal, _ currency: String?, scale: Int = 2) -> String {
+        let text = twoDecimals(value < 0 ? -value : value, scale: scale)
+        let sign = value < 0 ? "-" : ""
         switch currency {
-        case "USD", nil: return "$" + text
-        case "INR": return "₹" + text
-        case "EUR": return "€" + text
-        case "GBP": return "£" + text
-        case let code?: return "\(code) \(text)"
+        case "USD", nil: return sign + "$" + text
+        case "INR": return sign + "₹" + text
+        case "EUR": return sign + "€" + text
+        case "GBP": return sign + "£" + text
+        case let code?: return "\(sign)\(code) \(text)"
         }
     }
 
     /// Two decimals, thousands grouped with commas: `25,000.00`.
-    static func twoDecimals(_ value: Decimal) -> String {
-        let text = "\(rounded(value))"
+    static func twoDecimals(_ value: Decimal, scale: Int = 2) -> String {
+        let text = "\(rounded(value, scale: scale))"
         let negative = text.hasPrefix("-")
         let parts = (negative ? String(text.dropFirst()) : text).split(separator: ".", omittingEmptySubsequences: false)
         var whole = String(parts[0])
@@ -313,7 +317,8 @@ public struct CardAdvisor: Sendable {
             whole = String(whole.dropLast(3))
         }
         let fraction = parts.count > 1 ? String(parts[1]) : ""
-        return (negative ? "-" : "") + whole + grouped + "." + (fraction + "00").prefix(2)
+        let padded = fraction.count >= 2 ? fraction : String((fraction + "00").prefix(2))
+        return (negative ? "-" : "") + whole + grouped + "." + padded
     }
 
     static func networkName(_ network: String) -> String {

@@ -167,3 +167,28 @@ struct CardAdvisorDoneWhenTests {
         }, "\(advice.warnings)")
     }
 }
+
+@Suite("Bundled Indian cards")
+struct IndianCardsTests {
+    @Test(arguments: [
+        ("dinner on Swiggy for ₹800", "axis-ace", "32"),
+        ("Rs.2000 at Amazon", "sbi-cashback", "100"),
+        ("shoes at Myntra for Rs 3000", "hdfc-regalia-gold", "200"),
+    ])
+    func recommends(_ query: String, _ card: String, _ value: String) throws {
+        let (ruleSet, _) = RuleLoader.load(paths: [repositoryRoot + "/rules/cards", repositoryRoot + "/rules/points.yaml"])
+        let (wallet, diagnostics) = WalletFileReader.read(text: """
+            cards:
+              - {card: sbi-cashback}
+              - {card: hdfc-regalia-gold}
+              - {card: axis-ace}
+              - {card: amazon-pay-icici}
+            """, path: "wallet.yaml", cards: ruleSet.cards, programs: ruleSet.pointPrograms)
+        #expect(diagnostics.isEmpty)
+        let advisor = CardAdvisor(table: RewardTable(ruleSet))
+        let advice = try advisor.advise(advisor.resolve(PurchaseQueryParser.parse(query)), wallet: try #require(wallet),
+                                        on: LocalDate(year: 2026, month: 11, day: 22)!)
+        #expect(advice.primary?.cardID == card)
+        #expect(advice.primary.map { "\($0.estimatedValue)" } == value)
+    }
+}
