@@ -97,17 +97,6 @@ public struct StoredTransaction: Sendable, Equatable {
     }
 }
 
-extension LocalDate {
-    /// Parses an ISO 8601 calendar date, "2026-05-02"; nil for anything else or a day that does not exist.
-    public init?(iso text: String) {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-              parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
-              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]) else { return nil }
-        self.init(year: year, month: month, day: day)
-    }
-}
-
 extension LocalTime {
     /// Parses "HH:mm" or "HH:mm:ss"; nil for anything else.
     init?(iso text: String) {

@@ -30,6 +30,7 @@ struct Check: ParsableCommand {
             summary += ", \(categorizer.tables.count) decision table\(categorizer.tables.count == 1 ? "" : "s")"
                 + " (\(categorizer.rowCount) rows, \(categorizer.categories.count) categories)"
         }
+        if !compiled.rules.cards.isEmpty { summary += ", \(compiled.rules.cards.count) cards" }
         print(summary)
     }
 }

@@ -27,6 +27,11 @@ struct SchemaTests {
         #expect(properties(of: "example") == BankFileReader.exampleKeys.sorted())
         #expect(properties(of: "expectation") == ExpectedField.allCases.map(\.rawValue).sorted())
         #expect(properties(of: "grammarFile") == ["description", "fragments", "grammar"])
+        #expect(properties(of: "cardFile") == CardFileReader.cardKeys.sorted())
+        #expect(properties(of: "rewardGroup") == CardFileReader.groupKeys.sorted())
+        #expect(properties(of: "rewardCap") == CardFileReader.capKeys.sorted())
+        #expect(properties(of: "pointsFile") == CardFileReader.pointsKeys.sorted())
+        #expect(properties(of: "program") == CardFileReader.programKeys.sorted())
     }
 
     @Test func categoriesFileKeysMatch() {

@@ -219,3 +219,27 @@ struct LedgerCategoryTests {
         #expect(try ledger.mappingStatistics().map(\.row) == ["food.swiggy"])
     }
 }
+
+@Suite("Ledger spending for card caps")
+struct LedgerSpendingTests {
+    @Test func debitsOnTheCardInThePeriodByCategoryAndMerchant() throws {
+        let (ledger, _) = try makeLedger()
+        _ = try ledger.write([
+            record(transaction("a", amount: "100.10", currency: "USD", date: "2026-11-02", merchant: "KROGER")),
+            record(transaction("b", amount: "49.90", currency: "USD", date: "2026-11-20", merchant: "KROGER")),
+            record(transaction("c", amount: "30", currency: "USD", date: "2026-11-21", merchant: "SHELL")),
+            record(transaction("d", amount: "500", currency: "USD", date: "2026-10-31", merchant: "KROGER")),
+            record(transaction("e", amount: "70", currency: "USD", date: "2026-11-05", merchant: "KROGER", last4: "9999")),
+            record(transaction("f", amount: "20", currency: "USD", direction: .credit, date: "2026-11-06", merchant: "KROGER")),
+        ], run: nil)
+        _ = try ledger.categorize(recompute: false) { candidate in
+            candidate.merchant == "KROGER" ? Ledger.StoredCategory(category: "Food & Dining", subcategory: "Groceries") : nil
+        }
+        let totals = try ledger.spending(last4: "1234", from: LocalDate(year: 2026, month: 11, day: 1)!,
+                                         through: LocalDate(year: 2026, month: 11, day: 30)!)
+        #expect(totals == [
+            SpendingTotal(category: "Food & Dining", subcategory: "Groceries", merchant: "KROGER", amount: Decimal(string: "150")!),
+            SpendingTotal(category: nil, subcategory: nil, merchant: "SHELL", amount: 30),
+        ])
+    }
+}

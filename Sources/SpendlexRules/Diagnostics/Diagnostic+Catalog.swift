@@ -29,6 +29,16 @@ extension DiagnosticID {
     public static let tableOverlap = DiagnosticID("table", "overlap")
     public static let tableMasked = DiagnosticID("table", "masked")
     public static let tableNoCatchAll = DiagnosticID("table", "noCatchAll")
+    public static let cardNoBaseRate = DiagnosticID("card", "noBaseRate")
+    public static let cardAmbiguousGroups = DiagnosticID("card", "ambiguousGroups")
+    public static let cardUnknownCategory = DiagnosticID("card", "unknownCategory")
+    public static let cardUnknownProgram = DiagnosticID("card", "unknownProgram")
+    public static let cardDuplicateGroup = DiagnosticID("card", "duplicateGroup")
+    public static let cardInvalidWindow = DiagnosticID("card", "invalidWindow")
+    public static let walletUnknownCard = DiagnosticID("wallet", "unknownCard")
+    public static let walletEmpty = DiagnosticID("wallet", "empty")
+    public static let walletUnknownGroup = DiagnosticID("wallet", "unknownGroup")
+    public static let walletUnknownProgram = DiagnosticID("wallet", "unknownProgram")
 }
 
 extension Diagnostic {
@@ -216,6 +226,81 @@ extension Diagnostic {
     /// A row example that the table does not decide by its row.
     public static func categoryExampleFailed(_ row: String, _ problem: String, at location: SourceLocation) -> Diagnostic {
         Diagnostic(.testFailed, .error, at: location, "example of row '\(row)' failed: \(problem)")
+    }
+}
+
+// MARK: - Cards and wallets
+
+extension Diagnostic {
+    /// A card whose reward table has no catch-all row: some purchases would earn nothing known.
+    public static func cardNoBaseRate(_ card: String, at location: SourceLocation) -> Diagnostic {
+        Diagnostic(.cardNoBaseRate, .error, at: location,
+                   "card '\(card)' has no base rate row: add a reward group without categories, merchants or MCCs",
+                   notes: [Note("for example: - {id: base, multiplier: 1}")])
+    }
+
+    /// Two reward groups of one card cover the same thing and nothing says which wins.
+    public static func cardAmbiguousGroups(_ card: String, _ group: String, _ other: String, overlap: String,
+                                           at location: SourceLocation, other otherLocation: SourceLocation) -> Diagnostic {
+        Diagnostic(.cardAmbiguousGroups, .error, at: location,
+                   "reward groups '\(other)' and '\(group)' of card '\(card)' both cover \(overlap), with no priority to choose",
+                   notes: [Note("'\(other)' is here", at: otherLocation),
+                           Note("give one of them a higher 'priority', or exclude the overlap from one")])
+    }
+
+    /// A category or subcategory the declared list does not have.
+    public static func cardUnknownCategory(_ name: String, known: [String], at location: SourceLocation) -> Diagnostic {
+        var notes: [Note] = []
+        if let guess = closestMatch(to: name, among: known) { notes.append(Note("did you mean '\(guess)'?")) }
+        return Diagnostic(.cardUnknownCategory, .error, at: location, "unknown category '\(name)'", notes: notes)
+    }
+
+    /// A card naming a reward program that no points file values.
+    public static func cardUnknownProgram(_ program: String, known: [String], at location: SourceLocation) -> Diagnostic {
+        var notes: [Note] = []
+        if let guess = closestMatch(to: program, among: known) { notes.append(Note("did you mean '\(guess)'?")) }
+        return Diagnostic(.cardUnknownProgram, .warning, at: location,
+                          "reward program '\(program)' has no valuation in a points file; points count at 1 cent",
+                          notes: notes)
+    }
+
+    /// A reward group id used twice in one card.
+    public static func cardDuplicateGroup(_ id: String, at location: SourceLocation, first: SourceLocation) -> Diagnostic {
+        Diagnostic(.cardDuplicateGroup, .error, at: location, "duplicate reward group id '\(id)'",
+                   notes: [Note("first used here", at: first)])
+    }
+
+    /// An active window that ends before it starts.
+    public static func cardInvalidWindow(_ group: String, at location: SourceLocation) -> Diagnostic {
+        Diagnostic(.cardInvalidWindow, .error, at: location, "reward group '\(group)' ends before it starts")
+    }
+
+    /// A wallet card naming no loaded card file.
+    public static func walletUnknownCard(_ card: String, known: [String], at location: SourceLocation) -> Diagnostic {
+        var notes: [Note] = []
+        if let guess = closestMatch(to: card, among: known) { notes.append(Note("did you mean '\(guess)'?")) }
+        return Diagnostic(.walletUnknownCard, .error, at: location, "unknown card '\(card)'", notes: notes)
+    }
+
+    /// A wallet with no cards.
+    public static func walletEmpty(at location: SourceLocation) -> Diagnostic {
+        Diagnostic(.walletEmpty, .error, at: location, "the wallet has no cards: add at least one under 'cards'")
+    }
+
+    /// Wallet spending for a reward group the card does not have.
+    public static func walletUnknownGroup(_ group: String, card: String, known: [String],
+                                          at location: SourceLocation) -> Diagnostic {
+        var notes: [Note] = []
+        if let guess = closestMatch(to: group, among: known) { notes.append(Note("did you mean '\(guess)'?")) }
+        return Diagnostic(.walletUnknownGroup, .error, at: location,
+                          "card '\(card)' has no reward group '\(group)'", notes: notes)
+    }
+
+    /// A wallet preference naming an unknown reward program.
+    public static func walletUnknownProgram(_ program: String, known: [String], at location: SourceLocation) -> Diagnostic {
+        var notes: [Note] = []
+        if let guess = closestMatch(to: program, among: known) { notes.append(Note("did you mean '\(guess)'?")) }
+        return Diagnostic(.walletUnknownProgram, .error, at: location, "unknown reward program '\(program)'", notes: notes)
     }
 }
 

@@ -61,6 +61,10 @@ public enum RuleLoader {
         let keys = Set(root.mapping?.keys.compactMap(\.scalar?.string) ?? [])
         if keys.contains("fragments") {
             ruleSet.fragments += GrammarFileReader.read(root, with: &reader)
+        } else if CardFileReader.isCardFile(keys) {
+            if let card = CardFileReader.read(root, with: &reader) { ruleSet.cards.append(card) }
+        } else if CardFileReader.isPointsFile(keys) {
+            ruleSet.pointPrograms += CardFileReader.readPoints(root, with: &reader)
         } else if keys.contains("parsers") || keys.contains("bank") {
             if let bank = BankFileReader.read(root, with: &reader) {
                 ruleSet.banks.append(bank)

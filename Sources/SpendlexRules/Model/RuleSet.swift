@@ -12,6 +12,10 @@ public struct RuleSet: Sendable {
     public var categories: [CategoryDeclaration] = []
     /// Decision tables that categorize transactions, applied in path and file order.
     public var categoryTables: [CategoryTable] = []
+    /// Card reward files, in path order.
+    public var cards: [CardRules] = []
+    /// Reward program valuations from points files.
+    public var pointPrograms: [PointProgram] = []
 
     /// Creates a rule set.
     public init(banks: [BankRules] = [], fragments: [GrammarFragment] = [], sources: [String: SourceText] = [:]) {

@@ -1,0 +1,120 @@
+import ArgumentParser
+import Foundation
+import SpendlexEngine
+import SpendlexRules
+import SpendlexStore
+
+struct Recommend: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Recommend the card of your wallet that earns the most on a purchase.",
+        discussion: """
+            QUERY is plain English or Spanish: "groceries at Whole Foods for $150", "cena en Nobu 200 dólares", \
+            "gas", "Netflix subscription". Flags override what the query says. Spending so far in each cap \
+            period comes from --store (transactions on each card's last four digits), else from the wallet's \
+            'spent'. Exits 64 on bad usage, 65 when the wallet is missing, empty or invalid, 1 when the card \
+            rules have errors.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("What you are buying, where, for how much.", valueName: "query"))
+    var query: String?
+
+    @Option(name: .long, help: ArgumentHelp("The wallet file (default: $SPENDLEX_WALLET, else wallet.yaml).", valueName: "file"))
+    var wallet: String?
+
+    @Option(name: .long, help: ArgumentHelp("A ledger (SQLite) with the spending so far.", valueName: "db"))
+    var store: String?
+
+    @Option(name: .long, help: ArgumentHelp("The day of the purchase (default: today).", valueName: "yyyy-mm-dd"))
+    var date: String?
+
+    @Option(name: .long, help: ArgumentHelp("Output: text or json.", valueName: "format"))
+    var format: String = "text"
+
+    @Option(name: .long, help: "The merchant.") var merchant: String?
+    @Option(name: .long, help: "A category or subcategory (Groceries, Food & Dining, ...); wins over the merchant's.")
+    var category: String?
+    @Option(name: .long, help: "The merchant category code (four digits).") var mcc: String?
+    @Option(name: .long, help: "The amount.") var amount: String?
+    @Option(name: .long, help: "The currency of the amount (ISO 4217).") var currency: String?
+    @Flag(name: .long, help: "The purchase is made online.") var online = false
+
+    @Flag(name: .long, help: "Show every card's reward rows and values, the winner and the losers with why.")
+    var explain = false
+
+    @Option(name: .long, help: ArgumentHelp("Card rule files and points files.", valueName: "path"))
+    var rules: [String] = ["rules/cards", "rules/points.yaml"]
+
+    func validate() throws {
+        guard ["text", "json"].contains(format) else { throw ValidationError("--format must be text or json") }
+        if query == nil, merchant == nil, category == nil, mcc == nil {
+            throw ValidationError("say what you are buying: a QUERY, or --merchant, --category or --mcc")
+        }
+        if let amount, PurchaseQueryParser.money(amount) == nil { throw ValidationError("--amount '\(amount)' is not an amount") }
+        if let mcc, mcc.count != 4 || !mcc.allSatisfy(\.isNumber) { throw ValidationError("--mcc must be four digits") }
+        if let date, LocalDate(iso: date) == nil { throw ValidationError("--date '\(date)' is not a date (yyyy-mm-dd)") }
+        if let category, CategoryList.standard.resolve(category) == nil {
+            throw ValidationError("unknown category '\(category)'; known: \(CategoryList.standard.allNames.joined(separator: ", "))")
+        }
+        if let store, !FileManager.default.fileExists(atPath: store) { throw ValidationError("no ledger at '\(store)'") }
+    }
+
+    func run() throws {
+        let (ruleSet, loadDiagnostics) = RuleLoader.load(paths: rules)
+        let diagnostics = (loadDiagnostics + CardRuleChecker.check(ruleSet)).filter { $0.severity == .error }
+        if !diagnostics.isEmpty {
+            Stderr.write(DiagnosticFormatter(sources: ruleSet.sources).format(diagnostics.sortedByLocation()))
+            throw ExitStatus.findings
+        }
+        let walletPath = wallet ?? ProcessInfo.processInfo.environment["SPENDLEX_WALLET"] ?? "wallet.yaml"
+        let (loaded, walletDiagnostics, source) = WalletFileReader.load(path: walletPath, cards: ruleSet.cards,
+                                                                        programs: ruleSet.pointPrograms)
+        if !walletDiagnostics.isEmpty {
+            let sources = source.map { [walletPath: $0] } ?? [:]
+            Stderr.write(DiagnosticFormatter(sources: sources).format(walletDiagnostics.sortedByLocation()))
+        }
+        guard let loaded, !walletDiagnostics.containsErrors else { throw ExitStatus.badInput }
+
+        var request = query.map(PurchaseQueryParser.parse) ?? PurchaseRequest()
+        if let merchant { request.merchant = merchant }
+        if let category { request.category = category }
+        if let mcc { request.mcc = mcc }
+        if let amount, let (value, code) = PurchaseQueryParser.money(amount) {
+            request.amount = value
+            if let code { request.currency = code }
+        }
+        if let currency { request.currency = currency.uppercased() }
+        if online { request.online = true }
+
+        let advisor = CardAdvisor(table: RewardTable(ruleSet))
+        let purchase = advisor.resolve(request)
+        let day = date.flatMap(LocalDate.init(iso:)) ?? Self.today()
+        let ledger: Ledger?
+        do {
+            ledger = try store.map { try Ledger(path: $0) }
+        } catch {
+            Stderr.write("spendlex: cannot open the ledger '\(store ?? "")': \(error)\n")
+            throw ExitStatus.internalError
+        }
+        let advice: Advice
+        do {
+            advice = try advisor.advise(purchase, wallet: loaded, on: day, spending: ledger)
+        } catch let error as AdvisorError {
+            Stderr.write("\(walletPath): error: \(error)\n")
+            throw ExitStatus.badInput
+        } catch {
+            Stderr.write("spendlex: cannot read the spending so far: \(error)\n")
+            throw ExitStatus.internalError
+        }
+        if format == "json" {
+            print(AdviceWriter.json(advice), terminator: "")
+        } else {
+            print(explain ? AdviceWriter.explain(advice) : AdviceWriter.text(advice), terminator: "")
+        }
+    }
+
+    static func today() -> LocalDate {
+        let parts = Calendar(identifier: .gregorian).dateComponents(in: .current, from: Date())
+        return LocalDate(year: parts.year ?? 1970, month: parts.month ?? 1, day: parts.day ?? 1)!
+    }
+}
