@@ -42,8 +42,8 @@ struct Recommend: ParsableCommand {
     @Flag(name: .long, help: "Show every card's reward rows and values, the winner and the losers with why.")
     var explain = false
 
-    @Option(name: .long, help: ArgumentHelp("Card rule files and points files.", valueName: "path"))
-    var rules: [String] = ["rules/cards", "rules/points.yaml"]
+    @Option(name: .long, help: ArgumentHelp("Card rule files, points files and the categories file.", valueName: "path"))
+    var rules: [String] = ["rules/cards", "rules/points.yaml", "rules/categories.yaml"]
 
     func validate() throws {
         guard ["text", "json"].contains(format) else { throw ValidationError("--format must be text or json") }
@@ -53,15 +53,18 @@ struct Recommend: ParsableCommand {
         if let amount, PurchaseQueryParser.money(amount) == nil { throw ValidationError("--amount '\(amount)' is not an amount") }
         if let mcc, mcc.count != 4 || !mcc.allSatisfy(\.isNumber) { throw ValidationError("--mcc must be four digits") }
         if let date, LocalDate(iso: date) == nil { throw ValidationError("--date '\(date)' is not a date (yyyy-mm-dd)") }
-        if let category, CategoryList.standard.resolve(category) == nil {
-            throw ValidationError("unknown category '\(category)'; known: \(CategoryList.standard.allNames.joined(separator: ", "))")
-        }
         if let store, !FileManager.default.fileExists(atPath: store) { throw ValidationError("no ledger at '\(store)'") }
     }
 
     func run() throws {
         let (ruleSet, loadDiagnostics) = RuleLoader.load(paths: rules)
-        let diagnostics = (loadDiagnostics + CardRuleChecker.check(ruleSet)).filter { $0.severity == .error }
+        // The categories file's tables resolve merchants, as they categorize parsed transactions.
+        let (compiled, compileDiagnostics) = RuleCompiler.compile(ruleSet)
+        let categories = CategoryList.of(ruleSet)
+        if let category, categories.resolve(category) == nil {
+            throw ValidationError("unknown category '\(category)'; known: \(categories.allNames.joined(separator: ", "))")
+        }
+        let diagnostics = (loadDiagnostics + compileDiagnostics).filter { $0.severity == .error }
         if !diagnostics.isEmpty {
             Stderr.write(DiagnosticFormatter(sources: ruleSet.sources).format(diagnostics.sortedByLocation()))
             throw ExitStatus.findings
@@ -86,7 +89,11 @@ struct Recommend: ParsableCommand {
         if let currency { request.currency = currency.uppercased() }
         if online { request.online = true }
 
-        let advisor = CardAdvisor(table: RewardTable(ruleSet))
+        let keywords = KeywordCategoryResolver(categories: categories)
+        let resolver: any PurchaseCategoryResolver = compiled.categorizer.map {
+            DecisionTableCategoryResolver(categorizer: $0, keywords: keywords)
+        } ?? keywords
+        let advisor = CardAdvisor(table: RewardTable(ruleSet, categories: categories), resolver: resolver)
         let purchase = advisor.resolve(request)
         let day = date.flatMap(LocalDate.init(iso:)) ?? Self.today()
         let ledger: Ledger?

@@ -1,4 +1,5 @@
 import Foundation
+import PCRE2
 import SpendlexRules
 
 /// A category (and MCC) a merchant or a word resolves to.
@@ -172,5 +173,37 @@ public struct KeywordCategoryResolver: PurchaseCategoryResolver {
     static func normalized(_ text: String) -> String {
         String(text.lowercased().map { $0.isLetter || $0.isNumber || "'&+-".contains($0) ? $0 : " " })
             .split(separator: " ").joined(separator: " ")
+    }
+}
+
+/// Resolves merchants with the categorization tables (`rules/categories.yaml`), the same
+/// decision that categorizes parsed transactions; the keyword table still supplies category
+/// words ("groceries", "cena"), a merchant's usual MCC, and merchants the tables do not know.
+public struct DecisionTableCategoryResolver: PurchaseCategoryResolver {
+    let categorizer: Categorizer
+    let keywords: KeywordCategoryResolver
+
+    /// A resolver over compiled tables, with the keyword table for what they do not cover.
+    public init(categorizer: Categorizer, keywords: KeywordCategoryResolver) {
+        self.categorizer = categorizer
+        self.keywords = keywords
+    }
+
+    public func category(forMerchant merchant: String) -> ResolvedCategory? {
+        let known = keywords.category(forMerchant: merchant)
+        // One query, one scratch: a recommendation is not a hot path.
+        let decision = categorizer.categorize(CategoryInput(merchant: merchant, direction: .debit, kind: .purchase),
+                                              scratch: MatchScratch())
+        guard !decision.isDefault, let category = decision.category, category != "Uncategorized" else { return known }
+        return ResolvedCategory(category: category, subcategory: decision.subcategory, mcc: known?.mcc,
+                                merchant: known?.merchant ?? merchant)
+    }
+
+    public func category(forWords words: String) -> ResolvedCategory? {
+        keywords.category(forWords: words)
+    }
+
+    public func merchant(in text: String) -> ResolvedCategory? {
+        keywords.merchant(in: text)
     }
 }

@@ -30,7 +30,7 @@ public enum RuleCompiler {
             diagnostics += DecisionTableChecker.check(compiled)
             categorizer = compiled
         }
-        diagnostics += CardRuleChecker.check(ruleSet)
+        diagnostics += CardRuleChecker.check(ruleSet, categories: .of(ruleSet))
         let router = SenderRouter(banks: ruleSet.banks)
         return (CompiledRuleSet(banks: banks, router: router, rules: ruleSet, categorizer: categorizer),
                 deduplicated(diagnostics))

@@ -2,9 +2,8 @@
 /// wallets and purchases name. A reference is a category (`Food & Dining`) or a subcategory
 /// (`Groceries`); subcategory names are unique across categories.
 ///
-/// This is the one place the list is written down in code. `rules/categories.yaml` (the
-/// categorization work) declares the same list; once it is loaded here, build the list from
-/// it with `init(_:)` and drop `standard`.
+/// `rules/categories.yaml` declares the list (`init(declared:)`); `standard` is the same list
+/// written in code, for card files checked without a categories file.
 public struct CategoryList: Sendable {
     /// A category and its subcategories, in declared order.
     public struct Entry: Sendable, Hashable {
@@ -24,6 +23,16 @@ public struct CategoryList: Sendable {
     public let entries: [Entry]
     private let parents: [String: String]
     private let canonical: [String: String]
+
+    /// The list a categories file declares.
+    public init(declared: [CategoryDeclaration]) {
+        self.init(declared.map { Entry(name: $0.name.value, subcategories: $0.subcategories.map(\.value)) })
+    }
+
+    /// The declared list when a categories file was loaded, else `standard`.
+    public static func of(_ ruleSet: RuleSet) -> CategoryList {
+        ruleSet.categories.isEmpty ? .standard : CategoryList(declared: ruleSet.categories)
+    }
 
     /// A list from entries.
     public init(_ entries: [Entry]) {
