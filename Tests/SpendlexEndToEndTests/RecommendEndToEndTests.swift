@@ -68,4 +68,14 @@ struct RecommendEndToEndTests {
         let result = try spendlex(["recommend", "gas", "--wallet", "no-such-wallet.yaml"])
         #expect(result.status == 65)
     }
+
+    @Test func spendlexExplainShowsTheCardChoiceToo() throws {
+        let explained = try spendlex(["explain", "--purchase", "groceries at Walmart for $150",
+                                      "--wallet", "examples/wallet.yaml", "--date", "2026-11-22"])
+        let recommended = try spendlex(["recommend", "groceries at Walmart for $150", "--explain",
+                                        "--wallet", "examples/wallet.yaml", "--date", "2026-11-22"])
+        #expect(explained.status == 0, "\(explained.stderr)")
+        #expect(explained.stdout == recommended.stdout && explained.stdout.contains("winner"))
+        #expect(try spendlex(["explain"]).status == 64)
+    }
 }
