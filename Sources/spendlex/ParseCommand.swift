@@ -78,6 +78,11 @@ struct Parse: ParsableCommand {
     @Flag(name: .long, help: "With --store: parse messages already in the ledger again and update their records (user categories kept).")
     var reprocess = false
 
+    @Option(name: .long, help: ArgumentHelp(
+        "With --store: how many minutes apart two alerts about one transaction may arrive (SMS vs email vs push).",
+        valueName: "minutes"))
+    var duplicateWindow: Double = DuplicatePolicy().alertWindow / 60
+
     @Argument(help: ArgumentHelp("Mailboxes, Maildirs, .eml files, SMS backups, JSON Lines files, or - for stdin.",
                                  valueName: "input"))
     var inputs: [String] = []
@@ -91,6 +96,7 @@ struct Parse: ParsableCommand {
         }
         if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         if reprocess && store == nil { throw ValidationError("--reprocess needs --store FILE") }
+        if duplicateWindow < 0 { throw ValidationError("--duplicate-window must not be negative") }
     }
 
     func run() throws {
@@ -100,7 +106,7 @@ struct Parse: ParsableCommand {
         let out = try OutputStream(path: printTransactions ? output : "/dev/null")
         let unmatchedOut = try unmatched.map { try OutputStream(path: $0) }
         let ledger = try store.map { path in
-            do { return try Ledger(path: path) } catch {
+            do { return try Ledger(path: path, duplicates: DuplicatePolicy(alertWindow: duplicateWindow * 60)) } catch {
                 throw ValidationError("cannot open the ledger \(path): \(error)")
             }
         }
