@@ -220,20 +220,12 @@ public enum AdviceWriter {
         return "\(value)"
     }
 
+    /// A JSON string literal (or `null`), escaped as every JSON output of Spendlex is.
     static func string(_ value: String?) -> String {
         guard let value else { return "null" }
-        var out = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 { out += String(format: "\\u%04x", scalar.value) } else { out.unicodeScalars.append(scalar) }
-            }
-        }
-        return out + "\""
+        var out = ByteWriter(capacity: value.utf8.count + 2)
+        defer { out.deallocate() }
+        JSONObjectWriter.appendString(value, to: &out)
+        return String(decoding: out.bytes, as: UTF8.self)
     }
 }
