@@ -48,6 +48,58 @@ struct BatchParserTests {
         #expect(problems[1].hasSuffix(":5: error: line 5: not valid JSON"))
     }
 
+    /// A bank mail whose plain part only the fallback reads, while its HTML part is in the
+    /// bank's own format: the bank's parser wins.
+    @Test func theHTMLPartWinsOverAFallbackReadingOfThePlainPart() throws {
+        let generic = """
+            id: generic
+            fallback: true
+            parsers:
+              - id: generic.debit
+                direction: debit
+                pattern: 'paid Rs\\.(?<amount>\\d+)'
+            """
+        let bank = """
+            id: tm
+            country: IN
+            senders: ["alerts@tm.example"]
+            parsers:
+              - id: tm.spend
+                direction: debit
+                pattern: 'spent Rs\\.(?<amount>\\d+) at (?<merchant>\\w+)'
+            """
+        var ruleSet = RuleSet()
+        var diagnostics: [Diagnostic] = []
+        RuleLoader.load(text: generic, path: "generic.yaml", into: &ruleSet, diagnostics: &diagnostics)
+        RuleLoader.load(text: bank, path: "tm.yaml", into: &ruleSet, diagnostics: &diagnostics)
+        #expect(diagnostics.isEmpty, "\(diagnostics)")
+        let engine = RuleEngine(rules: RuleCompiler.compile(ruleSet).0)
+        let path = try temporaryFile("""
+            From alerts@tm.example Mon May  4 10:00:00 2026
+            From: alerts@tm.example
+            Subject: Alert
+            Message-ID: <m1@tm.example>
+            MIME-Version: 1.0
+            Content-Type: multipart/alternative; boundary="b"
+
+            --b
+            Content-Type: text/plain
+
+            You paid Rs.42 today.
+            --b
+            Content-Type: text/html
+
+            <p>You spent Rs.42 at CAFE</p>
+            --b--
+
+            """)
+        var rows = ""
+        let (summary, _) = BatchParser(engine: engine, writer: TransactionWriter(format: .jsonl), options: BatchOptions(jobs: 1))
+            .run(inputs: [path], sink: BatchSink(transactions: { rows += $0 }, problem: { _ in }))
+        #expect(summary.transactions == 1)
+        #expect(rows.contains(#""rule":"tm.spend""#) && rows.contains(#""merchant":"CAFE""#), "\(rows)")
+    }
+
     @Test func csvHasTheExpenseTrackerColumns() throws {
         let path = try temporaryFile("""
             {"id": "1", "sender": "VM-TBANK", "channel": "sms", "text": "spent Rs.5 on 02-05-2026"}

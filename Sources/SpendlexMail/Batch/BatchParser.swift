@@ -276,13 +276,23 @@ public struct BatchParser: Sendable {
             return
         }
         var outcome = worker.parse(message, senderBanks: senderBanks)
-        // The plain part may be a stub ("view this mail in a browser"): try the HTML text too.
-        if case .unmatched = outcome {
+        // The plain part may be a stub ("view this mail in a browser"), or read only by the
+        // fallback: try the HTML text too, and keep what a bank's own parser reads there.
+        let onlyFallback = outcome.transaction?.confidenceParts.contains(.fallbackParser) == true
+        var unmatched = false
+        if case .unmatched = outcome { unmatched = true }
+        if unmatched || onlyFallback {
             if decoded.htmlSkipped { body = MIMEDecoder.body(of: email.bytes, headers: headers) }
-            if let html = body.html, html != message.text {
+            let plain = message.text
+            if let html = body.html, html != plain {
                 message.text = html
                 let second = worker.parse(message, senderBanks: senderBanks)
-                if second.transaction != nil { outcome = second }
+                if let transaction = second.transaction,
+                   !onlyFallback || !transaction.confidenceParts.contains(.fallbackParser) {
+                    outcome = second
+                } else if onlyFallback {
+                    message.text = plain  // the transaction kept was read from the plain text
+                }
             }
         }
         result.account(outcome, message: message, writer: writer, worker: worker, options: options,
