@@ -205,7 +205,8 @@ enum SVGChart {
         return out + "</svg>\n"
     }
 
-    /// `part / whole` as a fraction for drawing.
+    /// `part / whole` as a fraction for drawing. Only chart geometry (SVG pixel coordinates) is
+    /// `Double`; every amount shown as text stays `Decimal`.
     static func ratio(_ part: Decimal, _ whole: Decimal) -> Double {
         NSDecimalNumber(decimal: part / whole).doubleValue
     }
