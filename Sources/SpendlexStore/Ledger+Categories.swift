@@ -75,12 +75,7 @@ extension Ledger {
                         """).execute(arguments: [decision.category, decision.subcategory, tags, now, candidate.id])
                     counts.changed += 1
                 }
-                for rowID in decision.rows {
-                    try db.cachedStatement(sql: """
-                        INSERT INTO mapping_stats (row_id, hits, last_hit_at) VALUES (?, 1, ?)
-                        ON CONFLICT (row_id) DO UPDATE SET hits = hits + 1, last_hit_at = excluded.last_hit_at
-                        """).execute(arguments: [rowID, now])
-                }
+                for rowID in decision.rows { try countMappingHit(rowID, now: now, db: db) }
             }
             return counts
         }

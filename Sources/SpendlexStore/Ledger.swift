@@ -137,12 +137,7 @@ public final class Ledger: Sendable {
                 fields, found?.primary, found?.reason, now, now,
             ] as [(any DatabaseValueConvertible)?]))
         let id = db.lastInsertedRowID
-        if let row = t.categoryRow {
-            try db.cachedStatement(sql: """
-                INSERT INTO mapping_stats (row_id, hits, last_hit_at) VALUES (?, 1, ?)
-                ON CONFLICT (row_id) DO UPDATE SET hits = hits + 1, last_hit_at = excluded.last_hit_at
-                """).execute(arguments: [row, now])
-        }
+        if let row = t.categoryRow { try countMappingHit(row, now: now, db: db) }
         guard let found else { return false }
         // The record with the most fields is the primary; the others point at it.
         if fields > found.primaryFieldCount {
@@ -189,6 +184,14 @@ public final class Ledger: Sendable {
                            arguments: [successor])
         }
         try db.cachedStatement(sql: "DELETE FROM transactions WHERE id = ?").execute(arguments: [id])
+    }
+
+    /// One more hit for a categorization row in `mapping_stats`.
+    func countMappingHit(_ row: String, now: String, db: Database) throws {
+        try db.cachedStatement(sql: """
+            INSERT INTO mapping_stats (row_id, hits, last_hit_at) VALUES (?, 1, ?)
+            ON CONFLICT (row_id) DO UPDATE SET hits = hits + 1, last_hit_at = excluded.last_hit_at
+            """).execute(arguments: [row, now])
     }
 
     /// The account row of a transaction's card or account, created on first sight.
