@@ -37,7 +37,7 @@ struct Explain: ParsableCommand {
             var arguments = [purchase, "--explain"]
             if let wallet { arguments += ["--wallet", wallet] }
             if let date { arguments += ["--date", date] }
-            var recommend = try Recommend.parse(arguments)
+            let recommend = try Recommend.parse(arguments)
             try recommend.run()
             return
         }

@@ -88,7 +88,7 @@ struct Export: ParsableCommand {
         let export = LedgerExporter(format: format).export(transactions)
         let out = try OutputStream(path: output)
         out.write(export.text)
-        out.flush()
+        try out.finish(name: output ?? "the output")
         for item in export.leftOut {
             Stderr.write("warning: left out of the journal: \(item)\n")
         }

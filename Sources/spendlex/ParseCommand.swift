@@ -103,7 +103,7 @@ struct Parse: ParsableCommand {
         let engine = try rules.engine()
         // With a ledger, transactions go to it; they are also printed only when asked (-o or --format).
         let printTransactions = store == nil || output != nil || format != .jsonl
-        let out = try OutputStream(path: printTransactions ? output : "/dev/null")
+        let out = printTransactions ? try OutputStream(path: output) : OutputStream.discarding()
         let unmatchedOut = try unmatched.map { try OutputStream(path: $0) }
         let ledger = try store.map { path in
             do { return try Ledger(path: path, duplicates: DuplicatePolicy(alertWindow: duplicateWindow * 60)) } catch {
@@ -121,7 +121,7 @@ struct Parse: ParsableCommand {
         var stored = RunCounts()
         var storeError: Error?
         let sink = BatchSink(
-            transactions: out.write, problem: { progress.clear(); Stderr.write($0 + "\n") },
+            rows: out.write(bytes:), problem: { progress.clear(); Stderr.write($0 + "\n") },
             unmatched: { unmatchedOut?.write($0) }, progress: progress.show,
             records: { records in
                 guard let ledger, storeError == nil else { return }
@@ -130,14 +130,14 @@ struct Parse: ParsableCommand {
         let started = Date()
         if let message = single.message {
             _ = batch.run(message: message, sink: sink)
-            out.flush()
-            unmatchedOut?.flush()
+            try out.finish(name: output ?? "the output")
+            try unmatchedOut?.finish(name: unmatched ?? "")
             try finish(ledger, run: run, stored: stored, skipped: 0, error: storeError)
             return
         }
         let (summary, unreadable) = batch.run(inputs: inputs, sink: sink)
-        out.flush()
-        unmatchedOut?.flush()
+        try out.finish(name: output ?? "the output")
+        try unmatchedOut?.finish(name: unmatched ?? "")
         progress.clear()
         try finish(ledger, run: run, stored: stored, skipped: summary.skipped, error: storeError)
         if !quiet {

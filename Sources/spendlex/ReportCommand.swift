@@ -40,6 +40,6 @@ struct Report: ParsableCommand {
                                   topMerchants: top)
         let out = try OutputStream(path: output)
         out.write(format.render(report))
-        out.flush()
+        try out.finish(name: output ?? "the output")
     }
 }

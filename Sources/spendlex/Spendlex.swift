@@ -61,32 +61,3 @@ enum Stderr {
         FileHandle.standardError.write(Data(text.utf8))
     }
 }
-
-/// Buffered writes to stdout or a file: machine output.
-final class OutputStream {
-    private let handle: FileHandle
-    private var buffer: [UInt8] = []
-
-    init(path: String?) throws {
-        if let path, path != "-" {
-            guard FileManager.default.createFile(atPath: path, contents: nil) else {
-                throw ValidationError("cannot write '\(path)'")
-            }
-            handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-        } else {
-            handle = FileHandle.standardOutput
-        }
-        buffer.reserveCapacity(1 << 16)
-    }
-
-    func write(_ text: String) {
-        buffer += text.utf8
-        if buffer.count >= 1 << 16 { flush() }
-    }
-
-    func flush() {
-        guard !buffer.isEmpty else { return }
-        handle.write(Data(buffer))
-        buffer.removeAll(keepingCapacity: true)
-    }
-}

@@ -30,7 +30,7 @@ let benchmarks: @Sendable () -> Void = {
             let parser = BatchParser(engine: engine, writer: writer, options: BatchOptions(jobs: jobs))
             for _ in benchmark.scaledIterations {
                 var rows = 0
-                let sink = BatchSink(transactions: { rows += $0.utf8.count }, problem: { _ in })
+                let sink = BatchSink(rows: { rows += $0.count }, problem: { _ in })
                 let (summary, _) = parser.run(inputs: [mailbox.path], sink: sink)
                 precondition(summary.transactions == mailbox.transactions, "\(summary.transactions) of \(mailbox.transactions) transactions")
                 blackHole(rows)

@@ -31,8 +31,9 @@ public struct BatchOptions: Sendable {
 /// Where a run's results go. Every callback runs on the thread that called `run`, and
 /// transactions arrive in input order whatever the number of jobs.
 public struct BatchSink {
-    /// Rendered transaction rows (the format's header first).
-    public var transactions: (String) -> Void
+    /// Rendered transaction rows as UTF-8 (the format's header first), a batch at a time:
+    /// bytes, so that a batch goes to its file without being copied into a `String`.
+    public var rows: ([UInt8]) -> Void
     /// One line per error: `file:offset: error: reason`.
     public var problem: (String) -> Void
     /// Unmatched records, one JSON line each (only with `reportUnmatched`).
@@ -43,15 +44,23 @@ public struct BatchSink {
     /// what a ledger writes, one SQLite transaction per call.
     public var records: ([MessageRecord]) -> Void
 
-    /// Creates a sink; unused callbacks may be left out.
-    public init(transactions: @escaping (String) -> Void, problem: @escaping (String) -> Void,
+    /// Creates a sink that takes rows as UTF-8 bytes; unused callbacks may be left out.
+    public init(rows: @escaping ([UInt8]) -> Void, problem: @escaping (String) -> Void,
                 unmatched: @escaping (String) -> Void = { _ in }, progress: @escaping (BatchSummary) -> Void = { _ in },
                 records: @escaping ([MessageRecord]) -> Void = { _ in }) {
-        self.transactions = transactions
+        self.rows = rows
         self.problem = problem
         self.unmatched = unmatched
         self.progress = progress
         self.records = records
+    }
+
+    /// Creates a sink that takes rows as text (a copy per batch; fine for tests and small runs).
+    public init(transactions: @escaping (String) -> Void, problem: @escaping (String) -> Void,
+                unmatched: @escaping (String) -> Void = { _ in }, progress: @escaping (BatchSummary) -> Void = { _ in },
+                records: @escaping ([MessageRecord]) -> Void = { _ in }) {
+        self.init(rows: { transactions(String(decoding: $0, as: UTF8.self)) }, problem: problem,
+                  unmatched: unmatched, progress: progress, records: records)
     }
 }
 
@@ -84,7 +93,7 @@ public struct BatchParser: Sendable {
     public func run(inputs: [String], sink: BatchSink) -> (summary: BatchSummary, unreadable: [String]) {
         var summary = BatchSummary()
         var unreadable: [String] = []
-        sink.transactions(writer.header)
+        sink.rows(Array(writer.header.utf8))
         let router = engine.makeWorker()
         let parallel = options.jobs > 1 ? OrderedParallelMap<[WorkItem], BatchResult>(
             jobs: options.jobs, limit: options.jobs * 2,
@@ -96,7 +105,7 @@ public struct BatchParser: Sendable {
 
         var lastProgress = Date()
         func deliver(_ result: BatchResult) {
-            if !result.rows.isEmpty { sink.transactions(String(decoding: result.rows, as: UTF8.self)) }
+            if !result.rows.isEmpty { sink.rows(result.rows) }
             result.problems.forEach(sink.problem)
             if !result.unmatched.isEmpty { sink.unmatched(result.unmatched) }
             if !result.records.isEmpty { sink.records(result.records) }
@@ -150,10 +159,10 @@ public struct BatchParser: Sendable {
 
     /// Parses a single message given on the command line.
     public func run(message: Message, sink: BatchSink) -> BatchSummary {
-        sink.transactions(writer.header)
+        sink.rows(Array(writer.header.utf8))
         var result = process([WorkItem(kind: .message(message))], worker: engine.makeWorker())
         result.summary.bytes = message.text.utf8.count
-        if !result.rows.isEmpty { sink.transactions(String(decoding: result.rows, as: UTF8.self)) }
+        if !result.rows.isEmpty { sink.rows(result.rows) }
         result.problems.forEach(sink.problem)
         if !result.unmatched.isEmpty { sink.unmatched(result.unmatched) }
         if !result.records.isEmpty { sink.records(result.records) }
