@@ -219,6 +219,8 @@ struct RuleEngineTests {
     @Test(arguments: [
         ("alerts@tb.example", ["tb"]), ("Test Bank <ALERTS@TB.EXAMPLE>", ["tb"]), ("x@mail.tb.example", ["tb"]),
         ("VM-TBANK", ["tb"]), ("someone@other.example", ["ob"]), ("VM-TBANKX", []), ("evil-tb.example", []),
+        // A push notification's sender is the app's package name, written like a domain.
+        ("tb.example", ["tb"]), ("app.tb.example", []),
     ])
     func sendersRoute(sender: String, banks: [String]) {
         let indices = engine.rules.router.banks(forSender: sender)

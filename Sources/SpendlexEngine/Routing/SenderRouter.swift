@@ -1,7 +1,7 @@
 import SpendlexRules
 
 /// Routes a message's sender to the banks that may have sent it, before any body is
-/// decoded or matched. Exact addresses and SMS ids are hash lookups; domains are looked
+/// decoded or matched. Exact addresses, SMS ids and app package names are hash lookups; domains are looked
 /// up for the sender's domain and each parent domain; wildcard patterns are tried last.
 struct SenderRouter: Sendable {
     private var exact: [String: [Int]] = [:]
@@ -17,7 +17,10 @@ struct SenderRouter: Sendable {
                 } else if pattern.hasPrefix("@") {
                     domains[String(pattern.dropFirst()), default: []].append(index)
                 } else if !pattern.contains("@") && pattern.contains(".") {
+                    // A bare dotted name is a mail domain ("hdfcbank.net") or an app's package
+                    // name, the sender of its push notifications ("de.ingdiba.bankingapp"): both.
                     domains[pattern, default: []].append(index)
+                    exact[pattern, default: []].append(index)
                 } else {
                     exact[pattern, default: []].append(index)
                 }

@@ -133,7 +133,13 @@ public struct BatchParser: Sendable {
                 sink.problem("\(input): error: \(error)")
                 continue
             }
+            // Mail no bank sent is settled from its headers, read in place: its body (attachments
+            // and all) is never copied. Not when every message's body is wanted anyway.
+            if !options.decodeAllSenders && !options.reportUnmatched {
+                reader.router = { [self] headers in route(headers, router: router) }
+            }
             var batch: [WorkItem] = []
+            batch.reserveCapacity(Self.batchItems)
             var batchBytes = 0
             var readBefore = 0
             while let item = reader.next() {
@@ -146,6 +152,7 @@ public struct BatchParser: Sendable {
                     readBefore = reader.bytesRead
                     dispatch(batch)
                     batch = []
+                    batch.reserveCapacity(Self.batchItems)
                     batchBytes = 0
                 }
             }
@@ -182,30 +189,31 @@ public struct BatchParser: Sendable {
         switch item {
         case .email(let email):
             let headers: EmailHeaders
-            do {
-                headers = try MIMEDecoder.headers(of: email.bytes)
-            } catch {
-                let reason = "not an email: \(error)"
-                return settled(.error("\(email.file):\(email.offset): error: \(reason)"), MessageRecord(
-                    id: "\(email.file):\(email.offset)", file: email.file, offset: email.offset, channel: .email,
-                    status: .error, reason: reason))
+            if let parsed = email.headers {
+                headers = parsed
+            } else {
+                do {
+                    headers = try MIMEDecoder.headers(of: email.bytes)
+                } catch {
+                    let reason = "not an email: \(error)"
+                    return settled(.error("\(email.file):\(email.offset): error: \(reason)"), MessageRecord(
+                        id: "\(email.file):\(email.offset)", file: email.file, offset: email.offset, channel: .email,
+                        status: .error, reason: reason))
+                }
             }
             // The id a ledger knows the message by; without a Message-ID, a hash of its bytes
-            // (computed only when a ledger is involved).
+            // (computed only when a ledger is involved; `route` keeps the body for it then).
             let id = headers.messageID
                 ?? (recording || !options.skipMessageIDs.isEmpty ? "sha:" + StableHash.hex(email.bytes) : nil)
             if let id, options.skipMessageIDs.contains(id) { return WorkItem(kind: .settled(.skipped)) }
-            let from = headers.fromAddress
-            let senderBanks = from.map(router.banks(forSender:)) ?? []
-            // Mail from no bank's sender is settled here, unless its subject reads like an alert
-            // that a fallback file takes (`fallback: true` with `subjects`).
-            let fallback = senderBanks.isEmpty && router.fallbackReadsEmail(subject: headers.subject)
-            if senderBanks.isEmpty && !fallback && !options.decodeAllSenders && !options.reportUnmatched {
+            let route = email.route ?? self.route(headers, router: router)
+            if !route.parsesBody {
                 return settled(.notFromBank, MessageRecord(
-                    id: id ?? "", file: email.file, offset: email.offset, channel: .email, sender: from,
+                    id: id ?? "", file: email.file, offset: email.offset, channel: .email, sender: route.from,
                     receivedAt: headers.date, status: .ignored, reason: "not from a bank sender"))
             }
-            return WorkItem(kind: .email(email, headers, from: from, senderBanks: senderBanks, fallback: fallback),
+            return WorkItem(kind: .email(email, headers, from: route.from, senderBanks: route.senderBanks,
+                                         fallback: route.fallback),
                             size: email.bytes.count)
         case .text(let record):
             let message = Message(id: record.id ?? "sms:" + StableHash.hex(parts: [record.sender ?? "", record.text]),
@@ -232,6 +240,25 @@ public struct BatchParser: Sendable {
             return settled(.ignored, MessageRecord(
                 id: "\(file):\(offset)", file: file, offset: offset, status: .ignored, reason: reason))
         }
+    }
+
+    /// Routes an email by its headers alone: the banks whose senders name its `From`, whether
+    /// a fallback file reads its subject, and whether its body is parsed, or wanted at all. The
+    /// one routing function for both the reader (in place, before copying) and `prepare`, so
+    /// the two cannot disagree.
+    private func route(_ headers: EmailHeaders, router: RuleEngine.Worker) -> EmailRoute {
+        let from = headers.fromAddress
+        let senderBanks = from.map(router.banks(forSender:)) ?? []
+        // Mail from no bank's sender is settled unread, unless its subject reads like an alert
+        // that a fallback file takes (`fallback: true` with `subjects`).
+        let fallback = senderBanks.isEmpty && router.fallbackReadsEmail(subject: headers.subject)
+        let parses = !senderBanks.isEmpty || fallback || options.decodeAllSenders || options.reportUnmatched
+        let messageID = headers.messageID
+        let skipped = messageID.map(options.skipMessageIDs.contains) ?? false
+        // Without a Message-ID, a ledger knows the message by a hash of all its bytes.
+        let hashed = messageID == nil && (options.recordMessages || !options.skipMessageIDs.isEmpty)
+        return EmailRoute(from: from, senderBanks: senderBanks, fallback: fallback, parsesBody: parses,
+                          wantsBody: !skipped && (parses || hashed))
     }
 
     // MARK: - Worker threads

@@ -133,6 +133,16 @@ public final class InputReader: Sequence, IteratorProtocol {
     /// The next item, or nil when the input is exhausted.
     public func next() -> InputItem? { source.next() }
 
+    /// Routes each email of an mbox from its header block while the message is still in the
+    /// read buffer, before anything is copied: the `.email` items then carry the parsed
+    /// `headers` and the `route`, and a message whose route does not want its body comes with
+    /// empty `bytes`, its body skipped over in the buffer. Called on the reading thread, once
+    /// per message. Other formats ignore it (a Maildir or .eml message is one file, read whole).
+    public var router: ((EmailHeaders) -> EmailRoute)? {
+        get { (source as? MboxMessageSplitter)?.router }
+        set { (source as? MboxMessageSplitter)?.router = newValue }
+    }
+
     /// Bytes of the input consumed so far (for progress: MB/s, ETA); for directories, the sizes
     /// of the message files read so far.
     public var bytesRead: Int { source.bytesRead }

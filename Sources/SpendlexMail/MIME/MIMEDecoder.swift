@@ -22,21 +22,25 @@ public enum MIMEDecoder {
     /// is not a header at all (binary junk), `truncated` for an empty message.
     public static func headers(of message: [UInt8]) throws(MIMEError) -> EmailHeaders {
         guard !message.isEmpty else { throw .truncated("the message is empty") }
-        let result: EmailHeaders? = message.withUnsafeBytes { buffer in
-            var spans: [MIMEHeaderScanner.Field] = []
-            spans.reserveCapacity(24)
-            let outcome = MIMEHeaderScanner.scan(buffer, from: 0, to: buffer.count, skipEnvelope: true) {
-                spans.append($0)
-            }
-            switch outcome {
-            case .body(let offset):
-                return EmailHeaders(block: Array(message[..<offset]), spans: spans, bodyOffset: offset)
-            case .notAHeader:
-                return nil
-            }
+        guard let headers = message.withUnsafeBytes({ headers(in: $0) }) else { throw .noHeaders }
+        return headers
+    }
+
+    /// `headers(of:)` over bytes in place (a reader's buffer, the message starting at its first
+    /// byte); nil when the first line is not a header. Only the header block is copied.
+    static func headers(in buffer: UnsafeRawBufferPointer) -> EmailHeaders? {
+        var spans: [MIMEHeaderScanner.Field] = []
+        spans.reserveCapacity(24)
+        let outcome = MIMEHeaderScanner.scan(buffer, from: 0, to: buffer.count, skipEnvelope: true) {
+            spans.append($0)
         }
-        guard let result else { throw .noHeaders }
-        return result
+        switch outcome {
+        case .body(let offset):
+            return EmailHeaders(block: Array(UnsafeRawBufferPointer(rebasing: buffer[..<offset])), spans: spans,
+                                bodyOffset: offset)
+        case .notAHeader:
+            return nil
+        }
     }
 
     /// The readable text of the message: walks the MIME tree (nested multipart/mixed,

@@ -40,6 +40,12 @@ final class MboxMessageSplitter: InputItemSource {
     private let recordLimit: Int
     /// Set by `scan` when the current message outgrew `recordLimit`.
     private var oversized = false
+    /// Routes each email from its header block, read in place; a message it declines is
+    /// skipped over without being copied (see `InputReader.router`).
+    var router: ((EmailHeaders) -> EmailRoute)?
+    /// The longest header block read in place for routing; a message with a longer one is
+    /// copied whole and routed afterwards, as without a router.
+    static let routedHeaderLimit = 256 << 10
 
     init(stream: InputByteStream, file: String, totalBytes: Int?, recordLimit: Int) {
         self.stream = stream
@@ -121,6 +127,12 @@ final class MboxMessageSplitter: InputItemSource {
             return .malformed(file: file, offset: record, reason: "From line with no message after it")
         }
         let bodyStart = fromLineEnd + 1
+        var routed: (headers: EmailHeaders, route: EmailRoute)?
+        if let router, let headers = headersInPlace(from: bodyStart, record: record) {
+            let route = router(headers)
+            if !route.wantsBody { return declined(record, bodyStart: bodyStart, headers: headers, route: route) }
+            routed = (headers, route)
+        }
         unquotes.removeAll(keepingCapacity: true)
         oversized = false
         let separator = scan(fromLine: bodyStart, keeping: record)
@@ -144,7 +156,47 @@ final class MboxMessageSplitter: InputItemSource {
         if blank {
             return .malformed(file: file, offset: record, reason: "empty message after the From line")
         }
-        return .email(RawEmail(bytes: copyMessage(from: bodyStart, to: end), file: file, offset: record, flags: nil))
+        // The headers read in place stand for the copy's, unless unquoting reached into them.
+        if let parsed = routed, unquotes.contains(where: { $0 < bodyStart + parsed.headers.bodyOffset }) { routed = nil }
+        return .email(RawEmail(bytes: copyMessage(from: bodyStart, to: end), file: file, offset: record, flags: nil,
+                               headers: routed?.headers, route: routed?.route))
+    }
+
+    /// The header block of the message starting at absolute offset `start`, parsed where it lies
+    /// (the buffer is filled further when it ends inside the block); nil when the first line is
+    /// not a header or the block is longer than `routedHeaderLimit`.
+    private func headersInPlace(from start: Int, record: Int) -> EmailHeaders? {
+        while true {
+            let available = stream.endOffset - start
+            let buffer = UnsafeRawBufferPointer(start: stream.base + (start - stream.bufferOffset), count: available)
+            guard let headers = MIMEDecoder.headers(in: buffer) else { return nil }
+            if stream.atEOF || Self.endsWhole(buffer, at: headers.bodyOffset) { return headers }
+            if available > Self.routedHeaderLimit { return nil }
+            stream.fill(keepingFrom: record)
+        }
+    }
+
+    /// Whether a header block that the scan ended at `bodyOffset` is whole although more input
+    /// may follow: it ended with an empty line (LF or CRLF), or at a line that is not a header
+    /// and that the buffer holds to its end (a line cut by the buffer's end could still turn out
+    /// to be a header, or a continuation).
+    private static func endsWhole(_ buffer: UnsafeRawBufferPointer, at bodyOffset: Int) -> Bool {
+        let lf = InputShape.lineFeed, cr = InputShape.carriageReturn
+        if bodyOffset >= 1, buffer[bodyOffset - 1] == lf {
+            if bodyOffset == 1 || buffer[bodyOffset - 2] == lf { return true }
+            if buffer[bodyOffset - 2] == cr, bodyOffset == 2 || buffer[bodyOffset - 3] == lf { return true }
+        }
+        guard bodyOffset < buffer.count, let base = buffer.baseAddress else { return false }
+        return memchr(base + bodyOffset, 0x0A, buffer.count - bodyOffset) != nil
+    }
+
+    /// A message its router declined: the bytes up to the next separator are scanned and
+    /// dropped as they go, so its body is never kept nor copied, whatever its size.
+    private func declined(_ record: Int, bodyStart: Int, headers: EmailHeaders, route: EmailRoute) -> InputItem {
+        oversized = false
+        let separator = scan(fromLine: bodyStart, keeping: nil)
+        if let separator { recordStart = separator } else { phase = .done; recordStart = stream.endOffset }
+        return .email(RawEmail(bytes: [], file: file, offset: record, headers: headers, route: route))
     }
 
     /// A record larger than `recordLimit` whose From_ line has not even ended: drop bytes up to
