@@ -65,4 +65,21 @@ struct MboxRoutingTests {
         let unrouted = try Self.items(chunkSize: 512, routed: false, recordLimit: 8192)
         #expect(unrouted.map(Support.kind) == ["email", "malformed", "email", "email"])
     }
+
+    /// Routing must not change how broken messages are reported: a blank message stays
+    /// malformed, and junk where the headers should be is left for the batch parser to report.
+    @Test func blankAndHeaderlessMessagesAreNotRouted() throws {
+        let text = "From a@b.c Mon Jan  1 00:00:00 2024\n\n\n\n"
+            + "From a@b.c Mon Jan  1 00:00:01 2024\n\u{01}\u{02} not a header\n\n"
+            + "From a@b.c Mon Jan  1 00:00:02 2024\nFrom: a@b.c\n\nbody\n"
+        let path = try Support.temporaryFile(Array(text.utf8), name: "broken.mbox")
+        let reader = try InputReader(path: path, format: .mbox)
+        reader.router = Self.route
+        let items = Array(reader)
+        #expect(items.map(Support.kind) == ["malformed", "email", "email"])
+        #expect(Support.reason(items[0]) == "empty message after the From line")
+        let emails = Support.emails(items)
+        #expect(emails[0].route == nil && !emails[0].bytes.isEmpty)
+        #expect(emails[1].route?.wantsBody == false)
+    }
 }

@@ -164,12 +164,13 @@ final class MboxMessageSplitter: InputItemSource {
 
     /// The header block of the message starting at absolute offset `start`, parsed where it lies
     /// (the buffer is filled further when it ends inside the block); nil when the first line is
-    /// not a header or the block is longer than `routedHeaderLimit`.
+    /// not a header, the block has no field at all (a blank message, reported as malformed by
+    /// the usual path), or the block is longer than `routedHeaderLimit`.
     private func headersInPlace(from start: Int, record: Int) -> EmailHeaders? {
         while true {
             let available = stream.endOffset - start
             let buffer = UnsafeRawBufferPointer(start: stream.base + (start - stream.bufferOffset), count: available)
-            guard let headers = MIMEDecoder.headers(in: buffer) else { return nil }
+            guard let headers = MIMEDecoder.headers(in: buffer), !headers.spans.isEmpty else { return nil }
             if stream.atEOF || Self.endsWhole(buffer, at: headers.bodyOffset) { return headers }
             if available > Self.routedHeaderLimit { return nil }
             stream.fill(keepingFrom: record)
