@@ -78,6 +78,25 @@ struct EndToEndTests {
         try expectGolden(result.stderr, "check-\(name).txt")
     }
 
+    /// A rule file saved with Windows line endings gets the same diagnostics, lines and carets
+    /// as the golden file of its LF original.
+    @Test func crlfRuleFileGivesTheSameDiagnostics() throws {
+        let original = "Tests/Fixtures/broken-rules/three-faults.yaml"
+        let text = try String(contentsOf: repositoryRoot.appendingPathComponent(original), encoding: .utf8)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("spendlex-crlf-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let copy = folder.appendingPathComponent("three-faults.yaml")
+        try text.replacingOccurrences(of: "\n", with: "\r\n").write(to: copy, atomically: true, encoding: .utf8)
+
+        let result = try spendlex(["check", copy.path, "grammars"])
+
+        #expect(result.status == 1)
+        let golden = try String(contentsOf: repositoryRoot.appendingPathComponent("Tests/Fixtures/golden/check-three-faults.txt"),
+                                encoding: .utf8)
+        #expect(result.stderr == golden.replacingOccurrences(of: original, with: copy.path))
+    }
+
     @Test func threeFaultsAreThreeLocatedErrors() throws {
         let result = try spendlex(["check", "Tests/Fixtures/broken-rules/three-faults.yaml", "grammars"])
         let headlines = result.stderr.split(separator: "\n").filter { $0.contains(": error: ") }

@@ -61,4 +61,20 @@ struct SourceLocationTests {
     func suggestions(word: String, expected: String?) {
         #expect(closestMatch(to: word, among: ["pattern", "counter_examples", "examples"]) == expected)
     }
+
+    /// The bug: lines were split on "\n" as `Character`s, and CRLF is one character, so a CRLF
+    /// file had one line; its diagnostics lost the source line and caret, and locations inside
+    /// folded patterns were wrong.
+    @Test func crlfFilesSplitIntoLines() {
+        let source = SourceText(path: "r.yaml", text: "id: x\r\n  pattern: '(a'\r\n\r\nlast")
+        #expect(source.lines == ["id: x", "  pattern: '(a'", "", "last"])
+        #expect(SourceText(path: "r.yaml", text: "a\nb\n").lines == ["a", "b", ""])
+        #expect(SourceText(path: "r.yaml", text: "").lines == [""])
+    }
+
+    @Test func locationsInCRLFFilesMatchLF() throws {
+        let lf = "fragments:\n  A: >-\n    abc\n    d(ef\n"
+        let crlf = lf.replacingOccurrences(of: "\n", with: "\r\n")
+        #expect(try locate(crlf, offsetOf: "(") == locate(lf, offsetOf: "("))
+    }
 }

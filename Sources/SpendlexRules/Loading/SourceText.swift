@@ -12,8 +12,24 @@ public final class SourceText: Sendable {
     public init(path: String, text: String) {
         self.path = path
         self.text = text
-        self.lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-            .map { $0.last == "\r" ? $0.dropLast() : $0 }
+        self.lines = Self.lines(of: text)
+    }
+
+    /// The lines split at LF, a CR before it dropped, found in the UTF-8 bytes. Splitting the
+    /// `String` at "\n" compared grapheme clusters, in which CRLF is one character: a CRLF
+    /// file was one long line, and its diagnostics lost their source line and caret.
+    private static func lines(of text: String) -> [Substring] {
+        let utf8 = text.utf8
+        var lines: [Substring] = []
+        var start = utf8.startIndex
+        while true {
+            let newline = utf8[start...].firstIndex(of: UInt8(ascii: "\n"))
+            var end = newline ?? utf8.endIndex
+            if end > start, utf8[utf8.index(before: end)] == UInt8(ascii: "\r") { end = utf8.index(before: end) }
+            lines.append(text[start..<end])
+            guard let newline else { return lines }
+            start = utf8.index(after: newline)
+        }
     }
 
     /// The text of a 1-based line, or nil past the end.
