@@ -54,6 +54,15 @@ struct RuleLoaderTests {
         #expect(disabled.field(.currency)?.value?.value == "USD")
     }
 
+    @Test func personalSendersBelongToFallbackFiles() {
+        let bank = "id: b\npersonal_senders: ['^\\+\\d+$']\nparsers: []\n"
+        let (ruleSet, diagnostics) = loadText(bank)
+        #expect(places(diagnostics) == ["rule.invalidValue 2:1"])
+        #expect(ruleSet.banks.first?.personalSenders.map(\.value) == ["^\\+\\d+$"])
+        let (_, fallbackDiagnostics) = loadText("fallback: true\n" + bank)
+        #expect(fallbackDiagnostics.isEmpty, "\(fallbackDiagnostics)")
+    }
+
     @Test func unknownKeyIsAnErrorWithASuggestion() throws {
         let (_, diagnostics) = loadText("""
             id: b

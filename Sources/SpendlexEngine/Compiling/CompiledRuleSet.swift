@@ -45,6 +45,8 @@ public final class CompiledBank: Sendable {
     let subjects: [Pattern]
     /// Patterns recognising the bank from the text, when the sender is unknown.
     let detect: [Pattern]
+    /// A fallback's senders that are people: read only on behalf of a bank the text names.
+    let personalSenders: [Pattern]
     /// Non-transaction patterns, with their rule ids.
     let ignore: [(id: String, pattern: Pattern)]
     /// Enabled parsers, in order.
@@ -54,12 +56,19 @@ public final class CompiledBank: Sendable {
     /// A fallback file (`fallback: true`): never routed to; tried after every bank.
     public var isFallback: Bool { rules.isFallback }
 
-    init(id: String, rules: BankRules, subjects: [Pattern], detect: [Pattern], ignore: [(id: String, pattern: Pattern)],
-         parsers: [CompiledParser], defaults: BankDefaults) {
+    /// Whether the sender is one of a fallback's `personal_senders` (a person, not a bank).
+    func isPersonalSender(_ sender: String?, scratch: MatchScratch) -> Bool {
+        guard let sender, !personalSenders.isEmpty else { return false }
+        return personalSenders.contains { (try? $0.matches(sender, scratch: scratch)) == true }
+    }
+
+    init(id: String, rules: BankRules, subjects: [Pattern], detect: [Pattern], personalSenders: [Pattern] = [],
+         ignore: [(id: String, pattern: Pattern)], parsers: [CompiledParser], defaults: BankDefaults) {
         self.id = id
         self.rules = rules
         self.subjects = subjects
         self.detect = detect
+        self.personalSenders = personalSenders
         self.ignore = ignore
         self.parsers = parsers
         self.defaults = defaults

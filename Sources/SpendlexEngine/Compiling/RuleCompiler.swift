@@ -59,6 +59,7 @@ public enum RuleCompiler {
         }
         let subjects = bank.subjects.compactMap(compilePlain)
         let detect = bank.detect.compactMap(compilePlain)
+        let personalSenders = bank.personalSenders.compactMap(compilePlain)
         let ignore = bank.ignore.compactMap { rule in compilePlain(rule.pattern).map { (rule.id, $0) } }
         var parsers: [CompiledParser] = []
         for parser in bank.parsers where parser.enabled {
@@ -68,7 +69,7 @@ public enum RuleCompiler {
             }
         }
         return CompiledBank(id: bank.id.value, rules: bank, subjects: subjects, detect: detect,
-                            ignore: ignore, parsers: parsers, defaults: defaults)
+                            personalSenders: personalSenders, ignore: ignore, parsers: parsers, defaults: defaults)
     }
 
     private static func compile(_ parser: ParserRule, bank: BankRules, defaults: BankDefaults,

@@ -24,6 +24,9 @@ public struct Explanation: Sendable {
         public let subjectFiltered: Bool
         /// The ignore rule that matched, if any.
         public let ignoredBy: String?
+        /// A fallback that does not read this message: its sender is a person (`personal_senders`)
+        /// and the text names no bank.
+        public var personalSender = false
         /// Every enabled parser, in order.
         public let parsers: [(parser: String, result: ParserResult)]
     }
@@ -56,6 +59,7 @@ public struct Explanation: Sendable {
             out += fallbacks.contains(where: { $0.bank == trace.bank }) ? "fallback \(trace.bank):\n"
                 : "bank \(trace.bank):\n"
             if trace.subjectFiltered { out += "  subject is not a transaction subject: ignored\n" }
+            if trace.personalSender { out += "  the sender is a person (personal_senders) and the text names no bank: not read\n" }
             if let rule = trace.ignoredBy { out += "  ignored by \(rule)\n" }
             for (parser, result) in trace.parsers {
                 switch result {
@@ -126,7 +130,12 @@ extension RuleEngine.Worker {
     public func explain(_ message: Message) -> Explanation {
         let route = self.route(message)
         let traces = route.banks.map { trace(message, bank: rules.banks[$0], routedBySender: route.bySender) }
-        let fallbacks = rules.fallbacks.map { trace(message, bank: rules.banks[$0], routedBySender: false) }
+        let named = route.bySender ? route.banks.first : route.detected.first
+        let fallbacks = rules.fallbacks.map { index in
+            var trace = trace(message, bank: rules.banks[index], routedBySender: false)
+            trace.personalSender = named == nil && rules.banks[index].isPersonalSender(message.sender, scratch: scratch)
+            return trace
+        }
         let outcome = parse(message)
         var explanation = Explanation(sender: message.sender, routedBySender: route.bySender, banks: traces,
                                       fallbacks: fallbacks, outcome: outcome, policy: policy)

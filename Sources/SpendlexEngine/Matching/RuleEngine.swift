@@ -159,6 +159,9 @@ public struct RuleEngine: Sendable {
         /// fallback file reads on behalf of): its id and normalization defaults are used.
         func parse(_ message: Message, bank: CompiledBank, source: BankSource, as owner: CompiledBank,
                    filterSubjects: Bool = true) -> ParseOutcome? {
+            // A fallback reads a person's message ("I paid Rs 200 for dinner") only on behalf of a
+            // bank its text names.
+            if bank.isFallback, owner === bank, bank.isPersonalSender(message.sender, scratch: scratch) { return nil }
             if filterSubjects, source == .sender, let subject = message.subject, !bank.subjects.isEmpty,
                !bank.subjects.contains(where: { (try? $0.matches(subject, scratch: scratch)) == true }) {
                 return .ignored(rule: "\(bank.id).subjects", bank: bank.id)

@@ -5,7 +5,8 @@ import Yams
 /// here and in `grammars/spendlex-rules.schema.json`; keep the two in step.
 enum BankFileReader {
     static let bankKeys = ["bank", "id", "description", "country", "currency", "locale", "timezone",
-                           "decimal", "date_order", "fallback", "senders", "subjects", "detect", "ignore", "parsers"]
+                           "decimal", "date_order", "fallback", "senders", "subjects", "detect", "personal_senders", "ignore",
+                           "parsers"]
     static let parserKeys = ["id", "description", "direction", "kind", "channel", "account_type", "pattern",
                              "when", "fields", "required", "enabled", "examples", "counter_examples"]
     static let fieldKeys = ["pattern", "value", "format", "decimal"]
@@ -27,6 +28,7 @@ enum BankFileReader {
         }
         var bank = BankRules(id: id, location: fileStart)
         var sawParsers = false
+        var personalSendersKey: SourceLocation?
         for (key, node) in entries {
             switch key.value {
             case "bank": bank.name = reader.string(node, key: "bank")?.value
@@ -67,6 +69,10 @@ enum BankFileReader {
                 bank.subjects = reader.list(node, key: "subjects").compactMap { reader.pattern($0, key: "a subject") }
             case "detect":
                 bank.detect = reader.list(node, key: "detect").compactMap { reader.pattern($0, key: "a detect pattern") }
+            case "personal_senders":
+                personalSendersKey = key.location
+                bank.personalSenders = reader.list(node, key: "personal_senders")
+                    .compactMap { reader.pattern($0, key: "a personal sender pattern") }
             case "ignore":
                 for (index, item) in reader.list(node, key: "ignore").enumerated() {
                     if let rule = ignoreRule(item, number: index + 1, bank: id.value, with: &reader) {
@@ -83,6 +89,11 @@ enum BankFileReader {
         }
         if !sawParsers {
             reader.report(.missingKey("parsers", in: "bank '\(id.value)'", at: fileStart))
+        }
+        // A bank's own messages are routed by `senders`; only a fallback reads unknown senders.
+        if let personalSendersKey, !bank.isFallback {
+            reader.report(Diagnostic(.ruleInvalidValue, .error, at: personalSendersKey,
+                                     "personal_senders applies to fallback files only (fallback: true)"))
         }
         return bank
     }

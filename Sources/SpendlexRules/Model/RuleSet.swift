@@ -69,6 +69,10 @@ public struct BankRules: Sendable {
     public var subjects: [PatternText]
     /// Patterns that recognise the bank's messages from their text, when the sender is unknown.
     public var detect: [PatternText]
+    /// Fallback files only: patterns of senders that are people, not banks (phone numbers). The
+    /// fallback reads their messages only when the text names a bank (`detect`): "I paid Rs 200
+    /// for dinner" from a friend is not an alert.
+    public var personalSenders: [PatternText]
     /// Non-transactions from this bank: OTPs, dues, promotions.
     public var ignore: [IgnoreRule]
     /// The parsers, tried in order.
@@ -83,6 +87,7 @@ public struct BankRules: Sendable {
         self.senders = []
         self.subjects = []
         self.detect = []
+        self.personalSenders = []
         self.ignore = []
         self.parsers = []
     }

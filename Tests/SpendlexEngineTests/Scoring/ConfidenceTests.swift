@@ -66,7 +66,7 @@ struct FallbackTests {
     }
 
     @Test func unknownBanksAreReadWithLowConfidence() throws {
-        let t = try #require(parse("You spent €12.50 at TESCO on 21/11/2026.", sender: "+353861234567").transaction)
+        let t = try #require(parse("You spent €12.50 at TESCO on 21/11/2026.", sender: "NEWBANK").transaction)
         #expect(t.rule == "generic.debit" && t.bank == "generic")
         #expect(t.amountText == "12.50" && t.currency == "EUR" && t.merchant == "TESCO")
         #expect(t.confidenceParts.doubts == [.fallbackParser, .noBank])
@@ -125,6 +125,24 @@ struct FallbackTests {
         #expect(parse("Your OTP for the payment of $20.00 is 123456.").isIgnored)
         #expect(parse("Payment of $120.00 is due on 12/01/2026.").isIgnored)
         #expect(parse("See you at 7, bring the book!").transaction == nil)
+    }
+
+    /// The bug: on an SMS backup, the fallback read friends' texts such as "I paid Rs.46.67 for
+    /// dinner, your share is half" as transactions (756 of 50,000 generated messages).
+    @Test(arguments: ["+917700998877", "9876543210", "+1 (415) 555-0123", "+44 7700 900123"])
+    func personalSendersAreReadOnlyWhenTheTextNamesABank(sender: String) {
+        #expect(parse("I paid Rs.46.67 for dinner, your share is half", sender: sender).transaction == nil)
+        // Named by its text, the bank's own parser or the fallback on its behalf reads it.
+        let named = parse("Test Bank: Rs.500.00 spent at CAFE on 12/05/2026.", sender: sender).transaction
+        #expect(named?.bank == "tb")
+        let explanation = Self.engine().makeWorker().explain(
+            Message(id: "x", text: "I paid Rs.46.67 for dinner", sender: sender, channel: .sms)).render()
+        #expect(explanation.contains("the sender is a person (personal_senders)"))
+    }
+
+    @Test(arguments: ["VM-NEWBNK", "24273", "692632", "alerts@newbank.example"])
+    func shortCodesAndSenderIDsAreNotPersonal(sender: String) {
+        #expect(parse("You spent Rs.46.67 at DINER on 12/05/2026.", sender: sender).transaction?.rule == "generic.debit")
     }
 
     @Test func fallbackEmailNeedsAnAlertSubject() {

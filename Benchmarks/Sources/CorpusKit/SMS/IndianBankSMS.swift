@@ -51,6 +51,8 @@ public enum IndianBankSMS: String, CaseIterable, Sendable {
         func label(_ amount: Amount, _ merchant: String, _ card: String) -> Label {
             Label(rule: rawValue, amount: amount.plain, merchant: merchant, card: card)
         }
+        // Card payments name no merchant; the rule files give them the merchant "Payment received".
+        let paymentReceived = "Payment received"
         switch self {
         case .hdfcCardSpend:
             let a = Amount.random(&random, upTo: 15_000_000), m = random.pick(Self.cardMerchants)
@@ -80,11 +82,11 @@ public enum IndianBankSMS: String, CaseIterable, Sendable {
             if random.chance(0.5) {
                 let date = "\(pad2(t.day))/\(t.monthName.uppercased())/\(t.year)"
                 return (sender, "HDFC Bank Cardmember, Online Payment of Rs.\(a.written) vide Ref# \(random.digits(3))\(random.digits(12)) "
-                    + "was credited to your card ending \(c4) On \(date)_value Date \(date)", label(a, "", c4))
+                    + "was credited to your card ending \(c4) On \(date)_value Date \(date)", label(a, paymentReceived, c4))
             }
             return (sender, "DEAR HDFCBANK CARDMEMBER, PAYMENT OF Rs. \(a.written) RECEIVED TOWARDS YOUR CREDIT CARD ENDING WITH \(c4) "
                 + "ON \(t.day)-\(t.month)-\(t.year).YOUR AVAILABLE LIMIT IS RS. \(Amount.random(&random, upTo: 50_000_000, decimals: true).written)",
-                    label(a, "", c4))
+                    label(a, paymentReceived, c4))
         case .iciciCardSpend:
             let a = Amount.random(&random, upTo: 20_000_000, decimals: true), m = random.pick(Self.cardMerchants)
             let limit = Amount.random(&random, upTo: 99_999_999, decimals: true).written
@@ -123,7 +125,7 @@ public enum IndianBankSMS: String, CaseIterable, Sendable {
         case .axisCardPayment:
             let a = Amount.random(&random, upTo: 20_000_000)
             return (sender, "Payment of INR \(a.written) has been received towards your Axis Bank Credit Card XX\(c4) on \(dmy2) - Axis Bank",
-                    label(a, "", c4))
+                    label(a, paymentReceived, c4))
         }
     }
 }
