@@ -147,4 +147,50 @@ struct ParallelOrderTests {
         let ids = out.split(separator: "\n").dropFirst().map { $0.prefix { $0 != "," } }
         #expect(ids == (0..<3000).filter { $0 % 5 != 0 }.map { Substring(String($0)) })
     }
+
+    /// An mbox that the workers read in byte ranges (of a few messages each here) gives what one
+    /// reading thread gives: the same rows in the same order, the same problems and counts.
+    @Test(arguments: [(2, 700), (2, 4096), (3, 1500)])
+    func mboxReadInRangesGivesTheSameResult(jobs: Int, rangeBytes: Int) throws {
+        var mbox = ""
+        for index in 0..<600 {
+            mbox += "From sender@example.com Mon Jan  1 00:00:00 2024\n"
+            switch index % 6 {
+            case 0: mbox += "From: news@shop.example\nSubject: sale \(index)\n\nbuy things\n\n"
+            case 1: mbox += "From: alerts@tb.example\nMessage-ID: <\(index)@tb>\nSubject: OTP\n\nOTP \(index)\n\n"
+            case 2: mbox += "\u{01}\u{02}junk line\n\nnot an email\n\n"
+            case 3: mbox += "From: alerts@tb.example\nSubject: hi\n\nhello \(index)\n>From the bank\n\n"
+            default:
+                mbox += "From: Bank <alerts@tb.example>\r\nMessage-ID: <\(index)@tb>\r\n\r\n"
+                    + "spent Rs.\(index) on 0\(index % 9 + 1)-05-2026\r\n\r\n"
+            }
+        }
+        let path = try temporaryFile(mbox, name: "ranges.mbox")
+        let rules = BatchParserTests.rules.replacingOccurrences(of: #"senders: ["*-TBANK"]"#,
+                                                                with: #"senders: ["*-TBANK", "tb.example"]"#)
+        var ruleSet = RuleSet()
+        var diagnostics: [Diagnostic] = []
+        RuleLoader.load(text: rules, path: "tb.yaml", into: &ruleSet, diagnostics: &diagnostics)
+        let engine = RuleEngine(rules: RuleCompiler.compile(ruleSet).0)
+
+        func run(jobs: Int, rangeBytes: Int) -> (BatchSummary, String, [String]) {
+            var options = BatchOptions(jobs: jobs)
+            options.mboxRangeBytes = rangeBytes
+            var out = ""
+            var problems: [String] = []
+            let (summary, _) = BatchParser(engine: engine, writer: TransactionWriter(format: .csvFull), options: options)
+                .run(inputs: [path], sink: BatchSink(transactions: { out += $0 }, problem: { problems.append($0) }))
+            return (summary, out, problems)
+        }
+        let (sequential, sequentialRows, sequentialProblems) = run(jobs: 1, rangeBytes: rangeBytes)
+        let (ranged, rangedRows, rangedProblems) = run(jobs: jobs, rangeBytes: rangeBytes)
+
+        #expect(sequential.messages == 600 && sequential.transactions == 200 && sequential.isBalanced)
+        #expect(ranged.messages == sequential.messages && ranged.transactions == sequential.transactions)
+        #expect(ranged.ignored == sequential.ignored && ranged.unmatched == sequential.unmatched)
+        #expect(ranged.errors == sequential.errors && ranged.notFromBank == sequential.notFromBank)
+        #expect(ranged.bytes == sequential.bytes)
+        #expect(rangedRows == sequentialRows)
+        #expect(rangedProblems == sequentialProblems)
+    }
 }

@@ -50,8 +50,10 @@ final class InputByteStream {
     private(set) var readError: String?
 
     /// Wraps an open descriptor; `closes` says whether `deinit` closes it. Reads ahead when
-    /// `fileSize` (a regular file's size) exceeds one chunk.
-    init(descriptor: Int32, closes: Bool, fileSize: Int? = nil, chunkSize: Int = InputByteStream.defaultChunkSize) {
+    /// `fileSize` (a regular file's size) exceeds one chunk. `startOffset` is the descriptor's
+    /// position (the absolute offset of the first byte read), for a stream over part of a file.
+    init(descriptor: Int32, closes: Bool, fileSize: Int? = nil, chunkSize: Int = InputByteStream.defaultChunkSize,
+         startOffset: Int = 0) {
         self.descriptor = descriptor
         self.closesDescriptor = closes
         self.chunkSize = max(chunkSize, 64)
@@ -65,6 +67,7 @@ final class InputByteStream {
         }
         allocation = .allocate(capacity: allocationSize)
         base = allocation
+        bufferOffset = startOffset
     }
 
     deinit {

@@ -125,6 +125,28 @@ public final class InputReader: Sequence, IteratorProtocol {
         self.init(format: chosen, source: source)
     }
 
+    /// Reads the messages of the mbox at `path` whose From_ line starts in `range`: one worker's
+    /// share of a large mbox split across cores (see `MboxMessageSplitter.init(stream:file:owning:recordLimit:)`).
+    /// No read-ahead thread: the ranges are read in parallel already.
+    convenience init(mboxPath path: String, owning range: Range<Int>,
+                     recordLimit: Int = InputByteStream.defaultRecordLimit) throws(InputError) {
+        let descriptor: Int32
+        switch InputFile.openForReading(path) {
+        case .success(let opened): descriptor = opened
+        case .failure(let error): throw error
+        }
+        // Three bytes before the range: the empty-line test of its first From_ line reads them.
+        let start = Swift.max(range.lowerBound - 3, 0)
+        guard lseek(descriptor, off_t(start), SEEK_SET) == off_t(start) else {
+            let reason = String(cString: strerror(errno))
+            _ = close(descriptor)
+            throw .unreadable(path: path, reason: reason)
+        }
+        let stream = InputByteStream(descriptor: descriptor, closes: true, startOffset: start)
+        self.init(format: .mbox, source: MboxMessageSplitter(stream: stream, file: path, owning: range,
+                                                             recordLimit: recordLimit))
+    }
+
     private init(format: InputFormat, source: any InputItemSource) {
         self.format = format
         self.source = source

@@ -47,11 +47,28 @@ final class MboxMessageSplitter: InputItemSource {
     /// copied whole and routed afterwards, as without a router.
     static let routedHeaderLimit = 256 << 10
 
+    /// With a range: only the messages whose From_ line starts in it (see `init(stream:owning:)`).
+    private var owned: Range<Int>?
+
     init(stream: InputByteStream, file: String, totalBytes: Int?, recordLimit: Int) {
         self.stream = stream
         self.file = file
         self.knownSize = totalBytes
         self.recordLimit = recordLimit
+    }
+
+    /// Splits the messages whose From_ line starts in `owned`, a byte range of the file, so that
+    /// workers can split one mbox in parallel: the first range starts at 0 and is read as a whole
+    /// file's start is; another range starts at its first separator, found by the same local
+    /// rule as in a sequential read, so consecutive ranges hand over at the same From_ line. The
+    /// last message may run past the range's end. `stream` must start at `owned.lowerBound - 3`
+    /// (or 0): the empty-line test looks at the bytes before a From_ line.
+    init(stream: InputByteStream, file: String, owning owned: Range<Int>, recordLimit: Int) {
+        self.stream = stream
+        self.file = file
+        self.knownSize = nil
+        self.recordLimit = recordLimit
+        self.owned = owned
     }
 
     var bytesRead: Int { phase == .done ? stream.endOffset : recordStart }
@@ -60,9 +77,18 @@ final class MboxMessageSplitter: InputItemSource {
     func next() -> InputItem? {
         switch phase {
         case .start:
-            if let preamble = start() { return preamble }
+            if let owned, owned.lowerBound > 0 {
+                startInRange(owned)
+            } else if let preamble = start() {
+                return preamble
+            }
             return phase == .messages ? nextMessage() : finish()
         case .messages:
+            // A message starting past the owned range belongs to the next range's reader.
+            if let owned, recordStart >= owned.upperBound {
+                phase = .done
+                return finish()
+            }
             return nextMessage()
         case .done:
             return finish()
@@ -74,6 +100,21 @@ final class MboxMessageSplitter: InputItemSource {
         guard let error = stream.readError, !reportedReadError else { return nil }
         reportedReadError = true
         return .malformed(file: file, offset: stream.endOffset, reason: "read error: \(error)")
+    }
+
+    /// A range after the first: skips to its first separator; none before its end (one message
+    /// runs through the whole range) means it owns nothing.
+    private func startInRange(_ owned: Range<Int>) {
+        stream.prefill(minimum: 8)
+        // Lines starting at or after the range's first byte: the LF before them is at lowerBound - 1.
+        if let separator = scan(fromLine: owned.lowerBound, keeping: nil, giveUpAfter: owned.upperBound),
+           separator < owned.upperBound {
+            recordStart = separator
+            phase = .messages
+        } else {
+            phase = .done
+            recordStart = owned.upperBound
+        }
     }
 
     /// Skips a BOM and blank lines, then either finds the first From_ line or reports the text
@@ -238,7 +279,7 @@ final class MboxMessageSplitter: InputItemSource {
     ///
     /// Only lines starting with `F` or `>` matter, so the buffer is searched 64 bytes at a time
     /// for an LF followed by one of them (SIMD compares), not line by line.
-    private func scan(fromLine lineStart: Int, keeping: Int?) -> Int? {
+    private func scan(fromLine lineStart: Int, keeping: Int?, giveUpAfter limit: Int = .max) -> Int? {
         var keeping = keeping
         // Absolute offset of the LF before the next candidate line to look at.
         var position = lineStart - 1
@@ -286,6 +327,7 @@ final class MboxMessageSplitter: InputItemSource {
             // Resume at the LF before an incomplete candidate, or at the last byte, whose
             // follower is not read yet.
             position = origin + (resume ?? max(count - 1, 0))
+            if position > limit { return nil }
             if let kept = keeping, stream.endOffset - kept > recordLimit {
                 // Too large to keep: drop it as it is scanned, and say so.
                 oversized = true
