@@ -40,6 +40,23 @@ public enum MailboxFixtures {
         return (path, transactions)
     }
 
+    /// Writes a generated SMS Backup & Restore file (`xml: true`) or JSON Lines file of `messages`
+    /// messages to a temporary file; returns its path and its number of transactions.
+    public static func writeTextMessages(messages: Int, xml: Bool, seed: UInt64 = 42) throws
+        -> (path: String, transactions: Int)
+    {
+        let path = NSTemporaryDirectory() + "spendlex-bench-\(getpid())-\(messages).\(xml ? "xml" : "jsonl")"
+        let sink = try ByteSink(path: path)
+        let labels = LabelWriter()
+        if xml {
+            SMSBackupWriter.write(count: messages, seed: seed, to: sink, labels: labels)
+        } else {
+            JSONLinesWriter.write(count: messages, seed: seed, to: sink, labels: labels)
+        }
+        try sink.flush()
+        return (path, labels.count)
+    }
+
     /// One mbox record → the stored message bytes.
     static func storedMessage(_ record: [UInt8]) -> [UInt8] {
         guard let firstNewline = record.firstIndex(of: UInt8(ascii: "\n")) else { return record }
