@@ -72,8 +72,10 @@ public struct BatchSink {
 ///
 /// The reading thread splits inputs into messages and routes emails by their `From`
 /// header alone: mail from senders no bank lists is counted and dropped without its body
-/// being decoded, so mailboxes full of other mail go at disk speed. The rest travels in
-/// batches to worker threads that decode, match and render; results come back in order.
+/// being copied or decoded, so mailboxes full of other mail go at disk speed. The rest travels
+/// in batches to worker threads that decode, match and render; results come back in order.
+/// With several jobs, a large mbox file skips the reading thread: the workers read it in byte
+/// ranges, each doing the splitting and routing of its own range.
 public struct BatchParser: Sendable {
     let engine: RuleEngine
     let writer: TransactionWriter
@@ -312,8 +314,13 @@ public struct BatchParser: Sendable {
         } catch {
             // Sniffed a moment ago, unreadable now (deleted, permissions changed): the range's
             // messages cannot be counted, so the range is one error.
+            let reason = "\(error)"
             result.summary.messages += 1
-            result.settle(.error("\(path):\(range.lowerBound): error: \(error)"))
+            result.settle(.error("\(path):\(range.lowerBound): error: \(reason)"))
+            if options.recordMessages {
+                result.records.append(MessageRecord(id: "\(path):\(range.lowerBound)", file: path,
+                                                    offset: range.lowerBound, status: .error, reason: reason))
+            }
             return result
         }
         if routesInPlace { reader.router = { [self] headers in route(headers, router: worker) } }
