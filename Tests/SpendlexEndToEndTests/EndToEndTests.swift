@@ -35,12 +35,33 @@ func spendlex(_ arguments: [String], stdin: String? = nil) throws -> RunResult {
     try process.run()
     if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
     try input.fileHandleForWriting.close()
-    // Read both pipes before waiting, so a full pipe cannot block the child.
+    // Read both pipes at once before waiting: a child that fills one pipe (a megabyte of error
+    // lines on stderr) while the other is being read would block, and so would this.
+    let errors = PipeReader(err.fileHandleForReading)
     let outData = out.fileHandleForReading.readDataToEndOfFile()
-    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    let errData = errors.wait()
     process.waitUntilExit()
     return RunResult(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
                      stderr: String(decoding: errData, as: UTF8.self))
+}
+
+/// Reads a pipe to its end on another thread.
+final class PipeReader: @unchecked Sendable {
+    private var data = Data()
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ handle: FileHandle) {
+        Thread.detachNewThread { [self] in
+            data = handle.readDataToEndOfFile()
+            done.signal()
+        }
+    }
+
+    /// Waits for the end of the pipe; the semaphore orders the reader's write before this read.
+    func wait() -> Data {
+        done.wait()
+        return data
+    }
 }
 
 /// Compares with a golden file; `SPENDLEX_UPDATE_GOLDEN=1 swift test` rewrites them.
@@ -210,6 +231,29 @@ struct EndToEndTests {
         let four = try spendlex(["parse", "Tests/Fixtures/inputs/mixed.mbox", "examples/messages.jsonl", "--jobs", "4", "--quiet"])
         #expect(one.stdout == four.stdout)
         #expect(one.stdout.split(separator: "\n").count == 9)
+    }
+
+    /// A mailbox of 16 MiB or more is read by the workers in byte ranges: the same rows, problems
+    /// and counts as one reading thread.
+    @Test func aLargeMailboxReadInRangesGivesTheSameOutput() throws {
+        let copy = try String(contentsOf: repositoryRoot.appendingPathComponent("Tests/Fixtures/inputs/mixed.mbox"),
+                              encoding: .utf8)
+        let copies = (17 << 20) / copy.utf8.count + 1
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("spendlex-large-\(UUID().uuidString).mbox")
+        try String(repeating: copy + "\n", count: copies).write(to: path, atomically: false, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: path) }
+
+        let one = try spendlex(["parse", path.path, "--format", "csv", "--jobs", "1"])
+        let two = try spendlex(["parse", path.path, "--format", "csv", "--jobs", "2"])
+
+        #expect(one.status == 0 && two.status == 0)
+        #expect(two.stdout == one.stdout)
+        #expect(one.stdout.split(separator: "\n").count == 1 + 3 * copies)
+        let summary = { (stderr: String) in stderr.split(separator: "\n").first { $0.contains(" messages: ") } }
+        #expect(summary(two.stderr) == summary(one.stderr))
+        #expect(summary(one.stderr)?.hasPrefix("\(7 * copies) messages: \(3 * copies) transactions") == true)
+        let problems = { (stderr: String) in stderr.split(separator: "\n").filter { $0.contains(": error: ") } }
+        #expect(problems(two.stderr) == problems(one.stderr) && problems(one.stderr).count == copies)
     }
 
     @Test func unreadableInputsAreClearErrorsAndTheRestIsParsed() throws {
