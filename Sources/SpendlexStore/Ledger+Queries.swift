@@ -42,7 +42,7 @@ extension Ledger {
                 SELECT id, message_id, source_kind, sender, received_at, file, byte_offset, rule, bank, direction, kind,
                        amount, amount_value, currency, date, time, merchant, account_type, account_last4, balance,
                        reference, channel, category, subcategory, confidence, status, idempotency_key, duplicate_of,
-                       duplicate_reason
+                       duplicate_reason, category_source, note
                 FROM transactions \(filter)
                 ORDER BY date IS NULL, date, time, id
                 """, arguments: StatementArguments(arguments)).map(Self.storedTransaction)
@@ -72,7 +72,7 @@ extension Ledger {
             subcategory: row["subcategory"], confidence: row["confidence"],
             status: Transaction.Status(rawValue: row["status"]) ?? .review,
             idempotencyKey: row["idempotency_key"], duplicateOf: row["duplicate_of"],
-            duplicateReason: row["duplicate_reason"])
+            duplicateReason: row["duplicate_reason"], categorySource: row["category_source"], note: row["note"])
     }
 
     /// A plain decimal string ("1250", "-12.50") as an exact `Decimal`; nil for anything else.

@@ -93,6 +93,28 @@ enum LedgerSchema {
                 );
                 """)
         }
+        // The HTTP service's tables: API keys (hashed), a user's merchant-to-category
+        // mappings, and notes on transactions.
+        migrator.registerMigration("v2-service") { db in
+            try db.execute(sql: """
+                CREATE TABLE api_keys (
+                    id INTEGER PRIMARY KEY,
+                    name TEXT NOT NULL,
+                    key_hash TEXT NOT NULL UNIQUE,   -- SHA-256 of the key, hex; the key itself is never stored
+                    created_at TEXT NOT NULL,        -- ISO 8601, UTC
+                    revoked_at TEXT                  -- NULL: in force
+                );
+                ALTER TABLE transactions ADD COLUMN note TEXT;
+                CREATE TABLE category_mappings (
+                    id INTEGER PRIMARY KEY,
+                    merchant TEXT NOT NULL,          -- as the user wrote it
+                    merchant_key TEXT NOT NULL UNIQUE, -- folded: what transactions' merchants are compared with
+                    category TEXT NOT NULL,
+                    subcategory TEXT,
+                    created_at TEXT NOT NULL
+                );
+                """)
+        }
         return migrator
     }
 }

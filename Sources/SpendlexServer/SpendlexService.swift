@@ -1,0 +1,115 @@
+import Foundation
+import Hummingbird
+import Logging
+import ServiceLifecycle
+import SpendlexEngine
+import SpendlexRules
+import SpendlexStore
+
+/// How the service is set up: where it listens, its ledger, rules and wallet, its limits.
+public struct ServiceConfiguration: Sendable {
+    /// The address to bind: loopback unless told otherwise.
+    public var host: String
+    /// The TCP port; 0 picks a free one.
+    public var port: Int
+    /// The SQLite ledger (created if needed).
+    public var storePath: String
+    /// Rule files and folders: bank files, grammars, the categories file, card files.
+    public var rulePaths: [String]
+    /// The wallet file the card advisor starts from, if any.
+    public var walletPath: String?
+    /// The largest request body accepted, in bytes.
+    public var maxBodyBytes: Int
+    /// How often the rule files are checked for changes; nil: never (SIGHUP still reloads).
+    public var watchInterval: Duration?
+    /// The version `GET /` reports.
+    public var version: String
+
+    /// A configuration; everything but the ledger has a default.
+    public init(host: String = "127.0.0.1", port: Int = 8001, storePath: String,
+                rulePaths: [String] = ["rules", "grammars"], walletPath: String? = nil, maxBodyBytes: Int = 1 << 20,
+                watchInterval: Duration? = .seconds(1), version: String = "0.1.0") {
+        self.host = host
+        self.port = port
+        self.storePath = storePath
+        self.rulePaths = rulePaths
+        self.walletPath = walletPath
+        self.maxBodyBytes = maxBodyBytes
+        self.watchInterval = watchInterval
+        self.version = version
+    }
+}
+
+/// Errors starting the service.
+public enum ServiceError: Error, CustomStringConvertible {
+    /// The rule files have errors: the service does not start on a broken set.
+    case rules(RuleLoadError)
+    /// The ledger could not be opened.
+    case store(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .rules(let error): "the rules have errors:\n\(error.formatted)"
+        case .store(let path, let reason): "cannot open the ledger \(path): \(reason)"
+        }
+    }
+}
+
+/// The HTTP service: Hummingbird 2 routes over the live rules, the ledger and the card advisor.
+public struct SpendlexService: Sendable {
+    /// How it is set up.
+    public let configuration: ServiceConfiguration
+    /// The ledger it stores into and serves from.
+    public let ledger: Ledger
+    /// The rules it parses with, reloaded while it runs.
+    public let rules: LiveRules
+    /// Its API keys.
+    public let keys: APIKeys
+
+    /// Opens the ledger and compiles the rules; throws when either fails.
+    public init(configuration: ServiceConfiguration) throws(ServiceError) {
+        self.configuration = configuration
+        do { ledger = try Ledger(path: configuration.storePath) } catch {
+            throw .store(path: configuration.storePath, reason: "\(error)")
+        }
+        do { rules = try LiveRules(paths: configuration.rulePaths) } catch { throw .rules(error) }
+        keys = APIKeys(ledger: ledger)
+    }
+
+    /// The router with every route and the middleware (errors, body limit, API keys, request log),
+    /// and the routes it registered.
+    public func makeRouter() -> (router: Router<ServiceRequestContext>, routes: [RouteSpec]) {
+        let router = Router(context: ServiceRequestContext.self)
+        router.add(middleware: ErrorMiddleware())
+        router.add(middleware: LogRequestsMiddleware(.info))
+        router.add(middleware: RequestLimitMiddleware(maxBodyBytes: configuration.maxBodyBytes))
+        router.add(middleware: APIKeyMiddleware(keys: keys))
+        let table = RouteTable(router: router)
+        addServiceRoutes(to: table)
+        addMessageRoutes(to: table)
+        return (router, table.routes)
+    }
+
+    /// The application: the router on the configured address, and the rule watcher.
+    public func makeApplication(logger: Logger, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in })
+        -> some ApplicationProtocol {
+        let services: [any Service] = [RuleWatcher(rules: rules, interval: configuration.watchInterval, logger: logger)]
+        return Application(
+            router: makeRouter().router,
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "spendlex"),
+            services: services,
+            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
+            logger: logger)
+    }
+
+    /// The names of the log levels `run(logLevel:)` takes.
+    public static let logLevels = Logger.Level.allCases.map(\.rawValue)
+
+    /// Runs until SIGINT or SIGTERM, logging to stderr at `logLevel` (`info` if unknown);
+    /// `onServerRunning` gets the port once the server listens.
+    public func run(logLevel: String, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        var logger = Logger(label: "spendlex") { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        try await makeApplication(logger: logger, onServerRunning: onServerRunning).runService()
+    }
+}
