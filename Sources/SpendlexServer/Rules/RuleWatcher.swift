@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Logging
 import ServiceLifecycle
+import Synchronization
 
 /// Reloads the live rules when their files change and on SIGHUP, for as long as the service runs.
 ///
@@ -25,14 +26,10 @@ public struct RuleWatcher: Service {
 
     /// Polls and listens for SIGHUP until the service shuts down.
     public func run() async throws {
-        // SIGHUP's default action ends the process: ignore it and take it from a dispatch source.
-        signal(SIGHUP, SIG_IGN)
-        let hangup = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .global())
-        hangup.setEventHandler { [rules, logger] in
+        let subscription = HangupSignal.subscribe { [rules, logger] in
             Self.report(rules.reload(), cause: "SIGHUP", logger: logger)
         }
-        hangup.resume()
-        defer { hangup.cancel() }
+        defer { HangupSignal.unsubscribe(subscription) }
         await cancelWhenGracefulShutdown {
             var seen = RuleFiles.fingerprint(of: rules.paths)
             while !Task.isCancelled {
@@ -54,6 +51,41 @@ public struct RuleWatcher: Service {
         case .rejected(let rejected):
             logger.error("rules reload refused (\(cause)); the previous rule set keeps serving:\n\(rejected.formatted)")
         }
+    }
+}
+
+/// SIGHUP, taken once per process from one dispatch source that is never cancelled, and
+/// passed on to every subscriber. (A source per watcher, cancelled when its service stopped,
+/// lost the signal for the watchers still running in the same process.)
+enum HangupSignal {
+    private static let subscribers = Mutex<[Int: @Sendable () -> Void]>([:])
+    private static let nextID = Mutex(0)
+    // Set once, never mutated or cancelled: safe to share.
+    nonisolated(unsafe) private static let source: any DispatchSourceSignal = {
+        // SIGHUP's default action ends the process: ignore it and take it from the source.
+        signal(SIGHUP, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .global())
+        source.setEventHandler {
+            for handler in subscribers.withLock({ Array($0.values) }) { handler() }
+        }
+        source.resume()
+        return source
+    }()
+
+    /// Calls `handler` on every SIGHUP until unsubscribed; returns the subscription's id.
+    static func subscribe(_ handler: @escaping @Sendable () -> Void) -> Int {
+        _ = source
+        let id = nextID.withLock { next in
+            next += 1
+            return next
+        }
+        subscribers.withLock { $0[id] = handler }
+        return id
+    }
+
+    /// Stops calling a subscription's handler.
+    static func unsubscribe(_ id: Int) {
+        _ = subscribers.withLock { $0.removeValue(forKey: id) }
     }
 }
 
