@@ -46,11 +46,14 @@ public enum ServiceError: Error, CustomStringConvertible {
     case rules(RuleLoadError)
     /// The ledger could not be opened.
     case store(path: String, reason: String)
+    /// The wallet file has errors (formatted diagnostics), or could not be imported.
+    case wallet(String)
 
     public var description: String {
         switch self {
         case .rules(let error): "the rules have errors:\n\(error.formatted)"
         case .store(let path, let reason): "cannot open the ledger \(path): \(reason)"
+        case .wallet(let reason): "the wallet file: \(reason)"
         }
     }
 }
@@ -65,6 +68,8 @@ public struct SpendlexService: Sendable {
     public let rules: LiveRules
     /// Its API keys.
     public let keys: APIKeys
+    /// The user's category mappings, cached.
+    let mappings: CategoryMappingCache
 
     /// Opens the ledger and compiles the rules; throws when either fails.
     public init(configuration: ServiceConfiguration) throws(ServiceError) {
@@ -74,6 +79,44 @@ public struct SpendlexService: Sendable {
         }
         do { rules = try LiveRules(paths: configuration.rulePaths) } catch { throw .rules(error) }
         keys = APIKeys(ledger: ledger)
+        mappings = CategoryMappingCache(ledger: ledger)
+        if let walletPath = configuration.walletPath { try importWallet(walletPath) }
+    }
+
+    /// Imports a wallet file (`spendlex recommend`'s) into the ledger's wallet when that has
+    /// no card yet: the file is where the wallet over HTTP starts. Its `spent` figures become
+    /// spending corrections; its preferences are taken where none are stored.
+    private func importWallet(_ path: String) throws(ServiceError) {
+        let ruleSet = rules.current.engine.rules.rules
+        do {
+            guard try ledger.walletCards().isEmpty else { return }
+            let (loaded, diagnostics, source) = WalletFileReader.load(path: path, cards: ruleSet.cards,
+                                                                      programs: ruleSet.pointPrograms)
+            guard let loaded, !diagnostics.containsErrors else {
+                let sources = source.map { [path: $0] } ?? [:]
+                throw ServiceError.wallet(DiagnosticFormatter(sources: sources).format(diagnostics.sortedByLocation()))
+            }
+            for card in loaded.cards {
+                let record = try ledger.addWalletCard(WalletCardFields(
+                    card: card.card.value, last4: card.last4, nickname: card.nickname,
+                    anniversary: card.anniversary.map { String(format: "%04d-%02d-%02d", $0.year, $0.month, $0.day) },
+                    statementDay: card.statementDay, activated: card.activated))
+                if !card.spent.isEmpty { try ledger.setWalletSpending(card: record.id, card.spent.mapValues(\.value)) }
+            }
+            let stored = try ledger.preferences()
+            var preferences: [String: String?] = [:]
+            if stored[PreferencesBody.preferredProgramKey] == nil, let program = loaded.preferences.preferredProgram {
+                preferences[PreferencesBody.preferredProgramKey] = program
+            }
+            if stored[PreferencesBody.alertThresholdKey] == nil {
+                preferences[PreferencesBody.alertThresholdKey] = "\(loaded.preferences.alertThreshold)"
+            }
+            try ledger.setPreferences(preferences)
+        } catch let error as ServiceError {
+            throw error
+        } catch {
+            throw .wallet("cannot import \(path) into the ledger: \(error)")
+        }
     }
 
     /// The router with every route and the middleware (errors, body limit, API keys, request log),
@@ -87,6 +130,10 @@ public struct SpendlexService: Sendable {
         let table = RouteTable(router: router)
         addServiceRoutes(to: table)
         addMessageRoutes(to: table)
+        addTransactionRoutes(to: table)
+        addCategoryRoutes(to: table)
+        addWalletRoutes(to: table)
+        addRuleRoutes(to: table)
         return (router, table.routes)
     }
 

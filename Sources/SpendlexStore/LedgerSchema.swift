@@ -94,7 +94,8 @@ enum LedgerSchema {
                 """)
         }
         // The HTTP service's tables: API keys (hashed), a user's merchant-to-category
-        // mappings, and notes on transactions.
+        // mappings, notes on transactions, the wallet (cards, manual spending corrections)
+        // and the advisor's preferences.
         migrator.registerMigration("v2-service") { db in
             try db.execute(sql: """
                 CREATE TABLE api_keys (
@@ -112,6 +113,28 @@ enum LedgerSchema {
                     category TEXT NOT NULL,
                     subcategory TEXT,
                     created_at TEXT NOT NULL
+                );
+                CREATE TABLE wallet_cards (
+                    id INTEGER PRIMARY KEY,
+                    card TEXT NOT NULL,              -- the card file's id (amex-gold)
+                    last4 TEXT,                      -- as the ledger stores it, to read the spending so far
+                    nickname TEXT,
+                    anniversary TEXT,                -- YYYY-MM-DD
+                    statement_day INTEGER,           -- 1...31
+                    activated TEXT NOT NULL DEFAULT '', -- rotating quarters activated, comma-separated (2026-Q4)
+                    created_at TEXT NOT NULL,
+                    updated_at TEXT NOT NULL
+                );
+                CREATE TABLE wallet_spending (
+                    card_id INTEGER NOT NULL REFERENCES wallet_cards(id) ON DELETE CASCADE,
+                    reward_group TEXT NOT NULL,      -- the card file's reward group id
+                    amount TEXT NOT NULL,            -- exact decimal string, the card's currency
+                    updated_at TEXT NOT NULL,
+                    PRIMARY KEY (card_id, reward_group)
+                );
+                CREATE TABLE preferences (
+                    name TEXT PRIMARY KEY,           -- preferred_program, alert_threshold
+                    value TEXT NOT NULL
                 );
                 """)
         }

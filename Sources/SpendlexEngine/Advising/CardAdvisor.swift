@@ -244,6 +244,7 @@ public struct CardAdvisor: Sendable {
     /// else what the wallet says.
     func spentSoFar(_ group: RewardGroup, card: CardRules, walletCard: WalletCard, in window: CapPeriodWindow,
                     source: (any CardSpendingSource)?) throws -> Decimal {
+        if let corrected = walletCard.spentCorrections[group.id.value] { return corrected }
         guard let source, let last4 = walletCard.last4 else { return walletCard.spent[group.id.value]?.value ?? 0 }
         let totals = try source.spending(last4: last4, from: window.start, through: window.end)
         return totals.reduce(Decimal(0)) { sum, total in

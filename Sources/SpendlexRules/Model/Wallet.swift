@@ -32,6 +32,9 @@ public struct WalletCard: Sendable {
     /// Spending so far in the current cap period, by reward group id (card currency); used when
     /// there is no ledger.
     public var spent: [String: Located<Decimal>] = [:]
+    /// Spending so far in the current cap period set by hand, by reward group id (card
+    /// currency): wins over the ledger's sums and over `spent` (the service's wallet corrections).
+    public var spentCorrections: [String: Decimal] = [:]
 
     /// Creates a wallet card.
     public init(card: Located<String>) {

@@ -46,11 +46,12 @@ public struct MessageResult: Encodable, Sendable {
 public struct MessageIntake: Sendable {
     let rules: LiveRules
     let ledger: Ledger
+    let mappings: CategoryMappingCache
 
-    /// Intake over these rules and this ledger.
-    public init(rules: LiveRules, ledger: Ledger) {
+    init(rules: LiveRules, ledger: Ledger, mappings: CategoryMappingCache) {
         self.rules = rules
         self.ledger = ledger
+        self.mappings = mappings
     }
 
     /// Parses and categorizes a message; nothing is stored.
@@ -105,8 +106,13 @@ public struct MessageIntake: Sendable {
         do { return try ledger.transaction(id: id) } catch { throw APIError.storeFailed }
     }
 
-    /// The message of an input and what the live rules make of it.
+    /// The message of an input and what the live rules and the user's mappings make of it.
     func read(_ input: MessageInput) throws(APIError) -> (Message, ParseOutcome) {
+        let (message, outcome) = try parsed(input)
+        do { return (message, try mappings.apply(to: outcome)) } catch { throw APIError.storeFailed }
+    }
+
+    private func parsed(_ input: MessageInput) throws(APIError) -> (Message, ParseOutcome) {
         if let problem = input.problem() { throw APIError(.unprocessableContent, "invalid_message", problem) }
         let worker = rules.current.engine.makeWorker()
         if let raw = input.email { return try readEmail(raw, input: input, worker: worker) }

@@ -7,7 +7,7 @@ extension SpendlexService {
 
     /// `POST /messages` (parse, categorize, store), `POST /messages/batch`, `POST /parse` (no storing).
     func addMessageRoutes(to table: RouteTable) {
-        let intake = MessageIntake(rules: rules, ledger: ledger)
+        let intake = MessageIntake(rules: rules, ledger: ledger, mappings: mappings)
         table.post("/messages") { request, context in
             let input = try await request.decodeJSON(MessageInput.self, context: context)
             let result = try intake.ingest(input)

@@ -17,13 +17,15 @@ public enum MessageStoreOutcome: Sendable, Equatable {
 extension Ledger {
     /// Stores one message, as a run of one: its record, and its transaction linked to the
     /// transactions it duplicates. A message already in the ledger adds nothing and says so,
-    /// unless it gave no transaction then and gives one now (the rules were fixed since): then
-    /// its record is updated and the transaction added.
+    /// unless it was unmatched or an error then and gives a transaction now (the rules were
+    /// fixed since): then its record is updated and the transaction added.
     public func store(_ record: MessageRecord) throws -> MessageStoreOutcome {
         var counts = try write([record], run: nil)
-        if counts.messages == 0, record.transaction != nil, try pool.read({ db in
-            try String.fetchOne(db, sql: "SELECT status FROM messages WHERE id = ?", arguments: [record.id])
-        }) != MessageRecord.Status.transaction.rawValue {
+        // Ignored messages stay ignored: an ignore rule's, or a transaction the user deleted.
+        let retry: Set<String> = [MessageRecord.Status.unmatched.rawValue, MessageRecord.Status.error.rawValue]
+        if counts.messages == 0, record.transaction != nil, try retry.contains(pool.read({ db in
+            try String.fetchOne(db, sql: "SELECT status FROM messages WHERE id = ?", arguments: [record.id]) ?? ""
+        })) {
             counts = try write([record], run: nil, reprocess: true)
         }
         return try pool.read { db in
