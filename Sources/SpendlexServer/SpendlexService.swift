@@ -24,6 +24,10 @@ public struct ServiceConfiguration: Sendable {
     public var watchInterval: Duration?
     /// The version `GET /` reports.
     public var version: String
+    /// Where each new transaction is POSTed as JSON (webhooks); none by default.
+    public var webhookURLs: [String] = []
+    /// The wait before a failed webhook delivery is tried again; it doubles at each try.
+    public var webhookRetryDelay: Duration = .seconds(1)
 
     /// A configuration; everything but the ledger has a default.
     public init(host: String = "127.0.0.1", port: Int = 8001, storePath: String,
@@ -122,14 +126,18 @@ public struct SpendlexService: Sendable {
     /// The router with every route and the middleware (errors, body limit, API keys, request log),
     /// and the routes it registered.
     public func makeRouter() -> (router: Router<ServiceRequestContext>, routes: [RouteSpec]) {
+        makeRouter(webhooks: nil)
+    }
+
+    func makeRouter(webhooks: WebhookNotifier?) -> (router: Router<ServiceRequestContext>, routes: [RouteSpec]) {
         let router = Router(context: ServiceRequestContext.self)
+        router.add(middleware: RequestLogMiddleware())
         router.add(middleware: ErrorMiddleware())
-        router.add(middleware: LogRequestsMiddleware(.info))
         router.add(middleware: RequestLimitMiddleware(maxBodyBytes: configuration.maxBodyBytes))
         router.add(middleware: APIKeyMiddleware(keys: keys))
         let table = RouteTable(router: router)
         addServiceRoutes(to: table)
-        addMessageRoutes(to: table)
+        addMessageRoutes(to: table, webhooks: webhooks)
         addTransactionRoutes(to: table)
         addCategoryRoutes(to: table)
         addWalletRoutes(to: table)
@@ -140,9 +148,16 @@ public struct SpendlexService: Sendable {
     /// The application: the router on the configured address, and the rule watcher.
     public func makeApplication(logger: Logger, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in })
         -> some ApplicationProtocol {
-        let services: [any Service] = [RuleWatcher(rules: rules, interval: configuration.watchInterval, logger: logger)]
+        var services: [any Service] = [RuleWatcher(rules: rules, interval: configuration.watchInterval, logger: logger)]
+        var webhooks: WebhookNotifier?
+        if !configuration.webhookURLs.isEmpty {
+            let notifier = WebhookNotifier(urls: configuration.webhookURLs, retryDelay: configuration.webhookRetryDelay,
+                                           logger: logger)
+            services.append(notifier)
+            webhooks = notifier
+        }
         return Application(
-            router: makeRouter().router,
+            router: makeRouter(webhooks: webhooks).router,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "spendlex"),
             services: services,
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },

@@ -35,8 +35,15 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
 
+    @Option(name: .long, help: ArgumentHelp(
+        "POST each new transaction as JSON to this URL, retried with backoff (repeat for several).", valueName: "url"))
+    var webhook: [String] = []
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+        for url in webhook where !(url.hasPrefix("http://") || url.hasPrefix("https://")) {
+            throw ValidationError("--webhook '\(url)' is not an http:// or https:// URL")
+        }
         guard maxBody > 0 else { throw ValidationError("--max-body must be positive") }
         guard SpendlexService.logLevels.contains(logLevel) else {
             throw ValidationError("--log-level must be one of \(SpendlexService.logLevels.joined(separator: ", "))")
@@ -46,9 +53,11 @@ struct Serve: AsyncParsableCommand {
     func run() async throws {
         let service: SpendlexService
         do {
-            service = try SpendlexService(configuration: ServiceConfiguration(
+            var configuration = ServiceConfiguration(
                 host: host, port: port, storePath: store, rulePaths: rules, walletPath: wallet, maxBodyBytes: maxBody,
-                version: Spendlex.configuration.version))
+                version: Spendlex.configuration.version)
+            configuration.webhookURLs = webhook
+            service = try SpendlexService(configuration: configuration)
         } catch {
             Stderr.write("error: \(error)\n")
             if case .rules = error { throw ExitStatus.findings }

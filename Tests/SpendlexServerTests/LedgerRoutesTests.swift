@@ -132,7 +132,8 @@ struct LedgerRoutesTests {
             _ = try ledger.categorize(recompute: true) { _ in Ledger.StoredCategory(category: "Shopping", subcategory: nil) }
             let id = try #require(stored.at("transaction", "id") as? Int)
             #expect(try ledger.transaction(id: Int64(id))?.category == "Food & Dining")
-            #expect(try ledger.transaction(id: Int64(try #require(metro.at("transaction", "id") as? Int)))?.category == "Shopping")
+            let metroID = try #require(metro.at("transaction", "id") as? Int)
+            #expect(try ledger.transaction(id: Int64(metroID))?.category == "Shopping")
             #expect(try ledger.mappingStatistics().contains { $0.row == "user-mapping.1" && $0.hits == 2 })
             let listed = try await client.call(.get, "/categories/mappings", key: key)
             #expect((listed["mappings"] as? [[String: Any]])?.first?["merchant"] as? String == "Eazydine0000000")

@@ -108,6 +108,33 @@ struct MessagesRouteTests {
         }
     }
 
+    @Test("a raw email: headers give the sender, date and id; its body is parsed and stored")
+    func rawEmail() async throws {
+        let test = try TestService()
+        let key = test.key
+        try await test.live { client in
+            let email = [
+                "From: Chase <no.reply.alerts@chase.com>", "To: me@example.com",
+                "Subject: Your $1,250.00 transaction with WHOLE FOODS MARKET",
+                "Date: Mon, 05 Jan 2026 23:10:00 +0000", "Message-ID: <alert-1@chase.com>",
+                "Content-Type: text/plain; charset=utf-8", "",
+                "You spent $1,250.00 at WHOLE FOODS MARKET with your Chase Sapphire card ending in 4821. Date Jan 5, 2026",
+            ].joined(separator: "\r\n")
+            let body = #"{"email": \#(jsonString(email))}"#
+            let stored = try await client.call(.post, "/messages", key: key, json: body)
+            #expect(stored["status"] as? String == "stored", "\(stored.text)")
+            #expect(stored.at("transaction", "amount") as? String == "1250.00")
+            #expect(stored.at("transaction", "merchant") as? String == "WHOLE FOODS MARKET")
+            #expect(stored.at("transaction", "category") as? String == "Food & Dining")
+            #expect(stored.at("transaction", "source", "kind") as? String == "email")
+            #expect(stored.at("transaction", "source", "received_at") as? String == "2026-01-05T23:10:00Z")
+            let again = try await client.call(.post, "/messages", key: key, json: body)
+            #expect(again["status"] as? String == "duplicate")
+            let notEmail = try await client.call(.post, "/messages", key: key, json: #"{"email": "\u0000\u0001"}"#)
+            #expect(notEmail.errorCode == "invalid_email")
+        }
+    }
+
     @Test("POST /messages/batch: one result per message, in order, with counts")
     func batch() async throws {
         let test = try TestService()

@@ -42,9 +42,10 @@ struct TestService {
     }
 
     /// Runs `test` against the service listening on loopback, over real HTTP.
-    func live<Value: Sendable>(_ test: @Sendable (any TestClientProtocol) async throws -> Value) async throws -> Value {
-        var logger = Logger(label: "spendlex-test")
-        logger.logLevel = .warning
+    func live<Value: Sendable>(logger given: Logger? = nil,
+                               _ test: @Sendable (any TestClientProtocol) async throws -> Value) async throws -> Value {
+        var logger = given ?? Logger(label: "spendlex-test")
+        if given == nil { logger.logLevel = .warning }
         defer { folder.remove() }
         return try await service.makeApplication(logger: logger).test(.live, test)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import SpendlexEngine
 
 /// An error the service answers with: an HTTP status and a JSON body
 /// `{"error": {"code": "stable_code", "message": "..."}}`. Codes are stable, for programs;
@@ -12,11 +13,12 @@ public struct APIError: Error, HTTPResponseError, Sendable {
     /// What went wrong, in words.
     public let message: String
 
-    /// An error with its status, code and message.
+    /// An error with its status, code and message; a card number in the message (echoed from
+    /// a request) is masked.
     public init(_ status: HTTPResponse.Status, _ code: String, _ message: String) {
         self.status = status
         self.code = code
-        self.message = message
+        self.message = CardNumberMasker.mask(message)
     }
 
     /// Writes the JSON body.

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import SpendlexEngine
 import SpendlexStore
 
 /// Turns every failure into an `APIError` with a stable code; anything unexpected is logged
@@ -28,7 +29,7 @@ struct ErrorMiddleware: RouterMiddleware {
         } catch let error as DecodingError {
             throw APIError.invalidJSON(Self.describe(error))
         } catch {
-            context.logger.error("\(request.method) \(request.uri.path): internal error: \(String(describing: type(of: error)))")
+            context.logger.error("\(request.method) \(CardNumberMasker.mask(request.uri.path)): internal error: \(String(describing: type(of: error)))")
             throw APIError.internalError
         }
     }
@@ -95,5 +96,32 @@ struct APIKeyMiddleware: RouterMiddleware {
         case .unknown:
             throw APIError(.unauthorized, "unauthorized", "unknown API key")
         }
+    }
+}
+
+/// Logs each request once it is answered: method, path (card numbers masked; never the query,
+/// the headers, the API key or the body), status and time taken. Hummingbird's own request log
+/// would write the path as sent.
+struct RequestLogMiddleware: RouterMiddleware {
+    typealias Context = ServiceRequestContext
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let start = ContinuousClock.now
+        let path = CardNumberMasker.mask(request.uri.path)
+        do {
+            let response = try await next(request, context)
+            log(request.method, path, response.status.code, since: start, context: context)
+            return response
+        } catch let error as any HTTPResponseError {
+            log(request.method, path, error.status.code, since: start, context: context)
+            throw error
+        }
+    }
+
+    private func log(_ method: HTTPRequest.Method, _ path: String, _ status: Int, since start: ContinuousClock.Instant,
+                     context: Context) {
+        let elapsed = ContinuousClock.now - start
+        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        context.logger.info("\(method) \(path) \(status) \(String(format: "%.1f", milliseconds)) ms")
     }
 }

@@ -30,14 +30,15 @@ public struct MessageResult: Encodable, Sendable {
 
     /// Every field, absent ones as null.
     public func encode(to encoder: any Encoder) throws {
+        // Ids and reasons can hold what a client sent (an email's Message-ID): card numbers masked.
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(status, forKey: .status)
-        try c.encode(messageID, forKey: .messageID)
+        try c.encode(CardNumberMasker.mask(messageID), forKey: .messageID)
         try c.encode(transaction, forKey: .transaction)
         try c.encode(duplicateOf, forKey: .duplicateOf)
         try c.encode(rule, forKey: .rule)
-        try c.encode(reason, forKey: .reason)
-        if text != nil { try c.encode(text, forKey: .text) }
+        try c.encode(reason.map(CardNumberMasker.mask), forKey: .reason)
+        if let text { try c.encode(CardNumberMasker.mask(text), forKey: .text) }
     }
 }
 
@@ -47,11 +48,13 @@ public struct MessageIntake: Sendable {
     let rules: LiveRules
     let ledger: Ledger
     let mappings: CategoryMappingCache
+    let webhooks: WebhookNotifier?
 
-    init(rules: LiveRules, ledger: Ledger, mappings: CategoryMappingCache) {
+    init(rules: LiveRules, ledger: Ledger, mappings: CategoryMappingCache, webhooks: WebhookNotifier? = nil) {
         self.rules = rules
         self.ledger = ledger
         self.mappings = mappings
+        self.webhooks = webhooks
     }
 
     /// Parses and categorizes a message; nothing is stored.
@@ -84,6 +87,7 @@ public struct MessageIntake: Sendable {
                 result.reason = transaction.duplicateReason
             } else {
                 result.status = "stored"
+                webhooks?.notify(TransactionBody(transaction))
             }
         case .alreadyStored(let status, let transactionID):
             result.status = "duplicate"

@@ -135,10 +135,11 @@ extension TransactionBody.Source {
     }
 
     public func encode(to encoder: any Encoder) throws {
+        // The id and sender come from the client or the message's headers: card numbers masked.
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
+        try c.encode(CardNumberMasker.mask(id), forKey: .id)
         try c.encode(kind, forKey: .kind)
-        try c.encode(sender, forKey: .sender)
+        try c.encode(sender.map(CardNumberMasker.mask), forKey: .sender)
         try c.encode(receivedAt, forKey: .receivedAt)
     }
 }

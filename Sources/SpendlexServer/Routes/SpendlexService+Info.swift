@@ -19,8 +19,9 @@ struct DiagnosticBody: Encodable, Sendable {
         file = diagnostic.location.file
         line = diagnostic.location.line
         column = diagnostic.location.column
-        message = diagnostic.message
-        text = diagnostic.description
+        // A diagnostic may quote a rule file's example text.
+        message = CardNumberMasker.mask(diagnostic.message)
+        text = CardNumberMasker.mask(diagnostic.description)
     }
 }
 

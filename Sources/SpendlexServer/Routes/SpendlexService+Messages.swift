@@ -6,8 +6,8 @@ extension SpendlexService {
     static let maxBatchMessages = 500
 
     /// `POST /messages` (parse, categorize, store), `POST /messages/batch`, `POST /parse` (no storing).
-    func addMessageRoutes(to table: RouteTable) {
-        let intake = MessageIntake(rules: rules, ledger: ledger, mappings: mappings)
+    func addMessageRoutes(to table: RouteTable, webhooks: WebhookNotifier?) {
+        let intake = MessageIntake(rules: rules, ledger: ledger, mappings: mappings, webhooks: webhooks)
         table.post("/messages") { request, context in
             let input = try await request.decodeJSON(MessageInput.self, context: context)
             let result = try intake.ingest(input)

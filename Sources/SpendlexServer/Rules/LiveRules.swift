@@ -104,7 +104,9 @@ public final class LiveRules: Sendable {
         let (compiled, diagnostics) = RuleCompiler.load(paths: paths, findingGrammars: true)
         let sorted = diagnostics.sortedByLocation()
         guard !diagnostics.containsErrors else {
-            let formatted = DiagnosticFormatter(sources: compiled.rules.sources).format(sorted.filter { $0.severity == .error })
+            // Formatted with their source lines, which may quote an example's text: card numbers masked.
+            let formatted = CardNumberMasker.mask(
+                DiagnosticFormatter(sources: compiled.rules.sources).format(sorted.filter { $0.severity == .error }))
             return .rejected(RejectedRules(at: Date(), diagnostics: sorted, formatted: formatted))
         }
         return .swapped(RuleSnapshot(engine: RuleEngine(rules: compiled, policy: policy), diagnostics: sorted,
