@@ -53,6 +53,7 @@ public enum ServiceError: Error, CustomStringConvertible {
     /// The wallet file has errors (formatted diagnostics), or could not be imported.
     case wallet(String)
 
+    /// What went wrong, in words.
     public var description: String {
         switch self {
         case .rules(let error): "the rules have errors:\n\(error.formatted)"

@@ -14,6 +14,7 @@ public struct RouteSpec: Hashable, Sendable, Comparable, CustomStringConvertible
         self.path = path
     }
 
+    /// `GET /transactions/{id}`.
     public var description: String { "\(method) \(path)" }
 
     public static func < (a: RouteSpec, b: RouteSpec) -> Bool { (a.path, a.method) < (b.path, b.method) }

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import NIOPosix
 import SpendlexStore
 
 /// What the service knows about one request besides the request itself.
@@ -28,4 +29,10 @@ extension Request {
             throw APIError.invalidJSON(ErrorMiddleware.describe(error))
         }
     }
+}
+
+/// Runs blocking work (a SQLite read or write through GRDB, parsing) on NIO's thread pool, so
+/// that it does not hold one of the few threads Swift concurrency runs every request on.
+func offloaded<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await NIOThreadPool.singleton.runIfActive(work)
 }

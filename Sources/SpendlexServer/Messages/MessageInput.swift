@@ -4,23 +4,23 @@ import SpendlexRules
 
 /// One message as a client posts it: an SMS or notification (`text`, with `sender`), or a
 /// raw email (`email`: the RFC 5322 message, headers and all).
-public struct MessageInput: Decodable, Sendable {
+struct MessageInput: Decodable, Sendable {
     /// The message's own id, if the client has one; else the service derives a stable one
     /// (from the sender and text, or the email's Message-ID), so that posting the same
     /// message twice is recognised.
-    public var id: String?
+    var id: String?
     /// The text of an SMS or notification.
-    public var text: String?
+    var text: String?
     /// A raw email, as received.
-    public var email: String?
+    var email: String?
     /// SMS sender id, app or email address.
-    public var sender: String?
+    var sender: String?
     /// An email's subject (with `text`).
-    public var subject: String?
+    var subject: String?
     /// When it arrived, ISO 8601 (`2026-05-02T16:56:30Z`).
-    public var receivedAt: String?
+    var receivedAt: String?
     /// `sms`, `push` or `email`; default `sms` with `text`, `email` with `email`.
-    public var channel: String?
+    var channel: String?
 
     enum CodingKeys: String, CodingKey {
         case id, text, email, sender, subject, channel
@@ -28,7 +28,7 @@ public struct MessageInput: Decodable, Sendable {
     }
 
     /// A message to parse.
-    public init(id: String? = nil, text: String? = nil, email: String? = nil, sender: String? = nil,
+    init(id: String? = nil, text: String? = nil, email: String? = nil, sender: String? = nil,
                 subject: String? = nil, receivedAt: String? = nil, channel: String? = nil) {
         self.id = id
         self.text = text
@@ -59,7 +59,7 @@ public struct MessageInput: Decodable, Sendable {
 }
 
 /// Several messages at once.
-public struct MessageBatchInput: Decodable, Sendable {
+struct MessageBatchInput: Decodable, Sendable {
     /// The messages, parsed and stored in order.
-    public var messages: [MessageInput]
+    var messages: [MessageInput]
 }

@@ -6,22 +6,22 @@ import SpendlexStore
 
 /// What became of one posted message: a stored transaction, a duplicate of which one, or
 /// why it is no transaction (ignored by which rule, unmatched, an error with its reason).
-public struct MessageResult: Encodable, Sendable {
+struct MessageResult: Encodable, Sendable {
     /// `stored` (a new transaction), `duplicate`, `transaction` (parsed, not stored: `/parse`),
     /// `ignored`, `unmatched` or `error`.
-    public var status: String
+    var status: String
     /// The message's id in the ledger: the client's, or one derived from the message.
-    public var messageID: String
+    var messageID: String
     /// The transaction, stored or parsed.
-    public var transaction: TransactionBody?
+    var transaction: TransactionBody?
     /// For `duplicate`: the ledger id of the transaction this message repeats.
-    public var duplicateOf: Int64?
+    var duplicateOf: Int64?
     /// The rule that decided: the parser, or the ignore rule.
-    public var rule: String?
+    var rule: String?
     /// Why, in words.
-    public var reason: String?
+    var reason: String?
     /// The text that was parsed, card numbers masked (`/parse` only, for rule authors).
-    public var text: String?
+    var text: String?
 
     enum CodingKeys: String, CodingKey {
         case status, transaction, rule, reason, text
@@ -29,7 +29,7 @@ public struct MessageResult: Encodable, Sendable {
     }
 
     /// Every field, absent ones as null.
-    public func encode(to encoder: any Encoder) throws {
+    func encode(to encoder: any Encoder) throws {
         // Ids and reasons can hold what a client sent (an email's Message-ID): card numbers masked.
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(status, forKey: .status)
@@ -44,7 +44,7 @@ public struct MessageResult: Encodable, Sendable {
 
 /// Parses posted messages with the live rules and, for `/messages`, stores them in the
 /// ledger with duplicate linking. The logic of `POST /messages` and `/parse`, without HTTP.
-public struct MessageIntake: Sendable {
+struct MessageIntake: Sendable {
     let rules: LiveRules
     let ledger: Ledger
     let mappings: CategoryMappingCache
@@ -58,7 +58,7 @@ public struct MessageIntake: Sendable {
     }
 
     /// Parses and categorizes a message; nothing is stored.
-    public func parse(_ input: MessageInput) throws(APIError) -> MessageResult {
+    func parse(_ input: MessageInput) throws(APIError) -> MessageResult {
         let (message, outcome) = try read(input)
         var result = Self.result(of: outcome, messageID: message.id)
         if let transaction = outcome.transaction {
@@ -72,7 +72,7 @@ public struct MessageIntake: Sendable {
     /// Parses, categorizes and stores a message; a message already stored comes back as a
     /// duplicate of the transaction it gave, and an alert about money already stored from
     /// another alert (SMS and email of one purchase) as a duplicate of that transaction.
-    public func ingest(_ input: MessageInput) throws(APIError) -> MessageResult {
+    func ingest(_ input: MessageInput) throws(APIError) -> MessageResult {
         let (message, outcome) = try read(input)
         let stored: MessageStoreOutcome
         do { stored = try ledger.store(MessageRecord(message, outcome: outcome)) } catch { throw APIError.storeFailed }

@@ -5,54 +5,54 @@ import SpendlexStore
 /// A transaction as the service writes it: the record of ARCHITECTURE.md (amounts are
 /// decimal strings, never floating point; absent fields are null), plus its ledger id, who
 /// set its category, and the user's note.
-public struct TransactionBody: Encodable, Sendable {
+struct TransactionBody: Encodable, Sendable {
     /// Where the transaction came from.
-    public struct Source: Encodable, Sendable {
-        public var id: String
-        public var kind: String
-        public var sender: String?
-        public var receivedAt: String?
+    struct Source: Encodable, Sendable {
+        var id: String
+        var kind: String
+        var sender: String?
+        var receivedAt: String?
     }
 
     /// A card or account, by its last digits only.
-    public struct Account: Encodable, Sendable {
-        public var type: String
-        public var last4: String
+    struct Account: Encodable, Sendable {
+        var type: String
+        var last4: String
     }
 
     /// The ledger id; nil for a transaction parsed but not stored.
-    public var id: Int64?
-    public var source: Source
-    public var rule: String
-    public var bank: String
-    public var direction: String?
-    public var kind: String?
+    var id: Int64?
+    var source: Source
+    var rule: String
+    var bank: String
+    var direction: String?
+    var kind: String?
     /// The amount as a decimal string, scale kept ("30.00").
-    public var amount: String?
-    public var currency: String?
-    public var date: String?
-    public var time: String?
-    public var merchant: String?
-    public var account: Account?
+    var amount: String?
+    var currency: String?
+    var date: String?
+    var time: String?
+    var merchant: String?
+    var account: Account?
     /// Balance or available limit after it, as a decimal string.
-    public var balance: String?
-    public var reference: String?
-    public var channel: String?
-    public var category: String?
-    public var subcategory: String?
+    var balance: String?
+    var reference: String?
+    var channel: String?
+    var category: String?
+    var subcategory: String?
     /// `rules` or `user` (a user's choice, kept over the rules); nil without a category.
-    public var categorySource: String?
-    public var note: String?
+    var categorySource: String?
+    var note: String?
     /// 0...1, a score (not money).
-    public var confidence: Double
-    public var status: String
-    public var idempotencyKey: String
+    var confidence: Double
+    var status: String
+    var idempotencyKey: String
     /// The ledger id of the primary transaction this one duplicates.
-    public var duplicateOf: Int64?
-    public var duplicateReason: String?
+    var duplicateOf: Int64?
+    var duplicateReason: String?
 
     /// A parsed transaction, not stored.
-    public init(_ t: Transaction) {
+    init(_ t: Transaction) {
         id = nil
         source = Source(id: t.messageID, kind: t.messageChannel.rawValue, sender: t.sender,
                         receivedAt: t.receivedAt.map(TransactionWriter.timestamp))
@@ -81,7 +81,7 @@ public struct TransactionBody: Encodable, Sendable {
     }
 
     /// A transaction from the ledger.
-    public init(_ stored: StoredTransaction) {
+    init(_ stored: StoredTransaction) {
         self.init(stored.transaction)
         id = stored.id
         balance = stored.balanceText
@@ -99,7 +99,7 @@ public struct TransactionBody: Encodable, Sendable {
     }
 
     /// Every field, absent ones as null, so that clients see one shape.
-    public func encode(to encoder: any Encoder) throws {
+    func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(id, forKey: .id)
         try c.encode(source, forKey: .source)
@@ -134,7 +134,7 @@ extension TransactionBody.Source {
         case receivedAt = "received_at"
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    func encode(to encoder: any Encoder) throws {
         // The id and sender come from the client or the message's headers: card numbers masked.
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(CardNumberMasker.mask(id), forKey: .id)

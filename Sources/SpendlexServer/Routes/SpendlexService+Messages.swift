@@ -10,7 +10,7 @@ extension SpendlexService {
         let intake = MessageIntake(rules: rules, ledger: ledger, mappings: mappings, webhooks: webhooks)
         table.post("/messages") { request, context in
             let input = try await request.decodeJSON(MessageInput.self, context: context)
-            let result = try intake.ingest(input)
+            let result = try await offloaded { try intake.ingest(input) }
             return try JSONResponse.make(result, status: result.status == "stored" ? .created : .ok)
         }
         table.post("/messages/batch") { request, context in
@@ -20,16 +20,14 @@ extension SpendlexService {
             }
             // Each message ends as one result, in order; a message that is itself invalid gets an
             // error result and the others go on.
-            var results: [MessageResult] = []
-            var counts: [String: Int] = [:]
-            for (index, input) in batch.messages.enumerated() {
-                let result: MessageResult
-                do { result = try intake.ingest(input) } catch let error as APIError where error.status == .unprocessableContent {
-                    result = MessageResult(status: "error", messageID: input.id ?? "#\(index)", reason: error.message)
+            let results = try await offloaded {
+                try batch.messages.enumerated().map { index, input in
+                    do { return try intake.ingest(input) } catch let error as APIError where error.status == .unprocessableContent {
+                        return MessageResult(status: "error", messageID: input.id ?? "#\(index)", reason: error.message)
+                    }
                 }
-                counts[result.status, default: 0] += 1
-                results.append(result)
             }
+            let counts = Dictionary(results.map { ($0.status, 1) }, uniquingKeysWith: +)
             struct Body: Encodable {
                 let results: [MessageResult]
                 let counts: [String: Int]
@@ -38,7 +36,7 @@ extension SpendlexService {
         }
         table.post("/parse") { request, context in
             let input = try await request.decodeJSON(MessageInput.self, context: context)
-            return try JSONResponse.make(try intake.parse(input))
+            return try JSONResponse.make(try await offloaded { try intake.parse(input) })
         }
     }
 }

@@ -49,8 +49,10 @@ extension SpendlexService {
             query.newestFirst = true
             query.limit = limit
             query.offset = offset
-            let (page, total): ([StoredTransaction], Int)
-            do { (page, total) = (try ledger.transactions(query), try ledger.count(query)) } catch { throw APIError.storeFailed }
+            let selected = query
+            let (page, total) = try await offloaded {
+                try stored { (try ledger.transactions(selected), try ledger.count(selected)) }
+            }
             struct Body: Encodable {
                 let transactions: [TransactionBody]
                 let total: Int
@@ -86,7 +88,8 @@ extension SpendlexService {
                 var query = base
                 query.limit = 1000
                 while true {
-                    let page = try ledger.transactions(query)
+                    let current = query
+                    let page = try await offloaded { try ledger.transactions(current) }
                     if page.isEmpty { break }
                     try await writer.write(ByteBuffer(string: exporter.rows(page)))
                     query.offset += page.count

@@ -34,6 +34,7 @@ public struct RejectedRules: Sendable {
 public struct RuleLoadError: Error, CustomStringConvertible {
     /// The diagnostics, formatted with their source lines.
     public let formatted: String
+    /// The formatted diagnostics.
     public var description: String { formatted }
 }
 

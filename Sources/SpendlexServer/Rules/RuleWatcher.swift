@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Logging
 import ServiceLifecycle
+import SpendlexRules
 import Synchronization
 
 /// Reloads the live rules when their files change and on SIGHUP, for as long as the service runs.
@@ -30,12 +31,14 @@ public struct RuleWatcher: Service {
             Self.report(rules.reload(), cause: "SIGHUP", logger: logger)
         }
         defer { HangupSignal.unsubscribe(subscription) }
+        // The grammars folder that loading finds beside the rule paths is watched too.
+        let watched = rules.paths + [RuleLoader.grammarFolder(near: rules.paths)].compactMap { $0 }
         await cancelWhenGracefulShutdown {
-            var seen = RuleFiles.fingerprint(of: rules.paths)
+            var seen = RuleFiles.fingerprint(of: watched)
             while !Task.isCancelled {
                 do { try await Task.sleep(for: interval ?? .seconds(3600)) } catch { return }
                 guard interval != nil else { continue }
-                let now = RuleFiles.fingerprint(of: rules.paths)
+                let now = RuleFiles.fingerprint(of: watched)
                 guard now != seen else { continue }
                 seen = now
                 Self.report(rules.reload(), cause: "rule files changed", logger: logger)
