@@ -114,6 +114,44 @@ struct RuleReloadTests {
         }
     }
 
+    @Test("requests during reloads see the old set or the new one, never none")
+    func atomicSwap() async throws {
+        let (rules, file, paths) = try Self.rulesFolder()
+        defer { rules.remove() }
+        let test = try TestService(rules: paths, watch: nil)
+        let key = test.key
+        let live = test.service.rules
+        let purchase = Self.bankFile(pattern: #"Spent %{MONEY:amount} at (?<merchant>[A-Za-z ]+?)\."#)
+        let refund = purchase.replacingOccurrences(of: "direction: debit\n    kind: purchase",
+                                                   with: "direction: credit\n    kind: refund")
+        #expect(refund != purchase)
+        let kinds = try await test.live { client in
+            try await withThrowingTaskGroup(of: [String].self) { group in
+                group.addTask {
+                    for round in 0..<20 {
+                        try (round.isMultiple(of: 2) ? refund : purchase).write(toFile: file, atomically: true, encoding: .utf8)
+                        guard case .swapped = live.reload() else { throw CancellationError() }
+                        try await Task.sleep(for: .milliseconds(10))  // spread the swaps over the requests
+                    }
+                    return []
+                }
+                for _ in 0..<2 {
+                    group.addTask {
+                        var seen: [String] = []
+                        for _ in 0..<60 {
+                            let reply = try await client.call(.post, "/parse", key: key, json: Self.spent)
+                            seen.append(reply.at("transaction", "kind") as? String ?? "\(reply["status"] ?? "none")")
+                        }
+                        return seen
+                    }
+                }
+                return try await group.reduce(into: [String]()) { $0 += $1 }
+            }
+        }
+        #expect(kinds.count == 120)
+        #expect(Set(kinds).isSubset(of: ["purchase", "refund"]), "\(Set(kinds))")
+    }
+
     @Test("a server does not start on rules with errors")
     func brokenAtStart() throws {
         let (rules, file, paths) = try Self.rulesFolder()
