@@ -1,6 +1,8 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import InMemoryLogging
+import Logging
 import SpendlexServer
 import Testing
 
@@ -51,7 +53,10 @@ struct RuleReloadTests {
         defer { rules.remove() }
         let test = try TestService(rules: paths, watch: .milliseconds(100))
         let key = test.key
-        try await test.live { client in
+        let handler = InMemoryLogHandler()
+        var logger = Logger(label: "spendlex-test") { _ in handler }
+        logger.logLevel = .notice
+        try await test.live(logger: logger) { client in
             let before = try await client.call(.post, "/parse", key: key, json: Self.spent)
             #expect(before["status"] as? String == "transaction", "\(before.text)")
             #expect(before.at("transaction", "amount") as? String == "50.00")
@@ -78,6 +83,14 @@ struct RuleReloadTests {
             #expect(error["file"] as? String == file)
             #expect(error["line"] as? Int == 10)
             #expect((error["text"] as? String)?.hasPrefix("\(file):10:") == true)
+            // The log has the refusal, the diagnostic in file:line:col form with its source line.
+            // (The watcher logs just after the swap is refused: wait for the line.)
+            #expect(try await Self.eventually(seconds: 5) {
+                handler.entries.contains { "\($0.message)".contains("rules reload refused") }
+            })
+            let logged = handler.entries.map { "\($0.message)" }.joined(separator: "\n")
+            #expect(logged.contains("\(file):10:"), "\(logged)")
+            #expect(logged.contains("NO_SUCH_GRAMMAR"), "\(logged)")
             let still = try await client.call(.post, "/parse", key: key, json: Self.paid)
             #expect(still["status"] as? String == "transaction")
             #expect(still.at("transaction", "amount") as? String == "75.00")
