@@ -12,6 +12,9 @@ public struct RuleSnapshot: Sendable {
     public let diagnostics: [Diagnostic]
     /// When it was compiled.
     public let loadedAt: Date
+    /// The rule files as they were just before they were read (`RuleFiles.fingerprint`): the
+    /// watcher's starting point, so that an edit made before it starts is not missed.
+    let files: [String]
 
     /// The ids of the set's banks, in load order (fallback files included).
     public var bankIDs: [String] { engine.rules.banks.map(\.id) }
@@ -56,6 +59,8 @@ public final class LiveRules: Sendable {
     public let paths: [String]
     /// Thresholds of the engines made.
     public let policy: ConfidencePolicy
+    /// What is watched for changes: the paths, and the grammars folder that loading finds beside them.
+    let watchedPaths: [String]
 
     private struct State {
         var current: RuleSnapshot
@@ -71,7 +76,8 @@ public final class LiveRules: Sendable {
     public init(paths: [String], policy: ConfidencePolicy = ConfidencePolicy()) throws(RuleLoadError) {
         self.paths = paths
         self.policy = policy
-        switch Self.compile(paths: paths, policy: policy) {
+        watchedPaths = paths + [RuleLoader.grammarFolder(near: paths)].compactMap { $0 }
+        switch Self.compile(paths: paths, watched: watchedPaths, policy: policy) {
         case .swapped(let snapshot): state = Mutex(State(current: snapshot))
         case .rejected(let rejected): throw RuleLoadError(formatted: rejected.formatted)
         }
@@ -87,7 +93,7 @@ public final class LiveRules: Sendable {
     @discardableResult
     public func reload() -> Reload {
         reloading.withLock { _ in
-            let result = Self.compile(paths: paths, policy: policy)
+            let result = Self.compile(paths: paths, watched: watchedPaths, policy: policy)
             state.withLock { state in
                 switch result {
                 case .swapped(let snapshot):
@@ -101,7 +107,8 @@ public final class LiveRules: Sendable {
         }
     }
 
-    private static func compile(paths: [String], policy: ConfidencePolicy) -> Reload {
+    private static func compile(paths: [String], watched: [String], policy: ConfidencePolicy) -> Reload {
+        let files = RuleFiles.fingerprint(of: watched)
         let (compiled, diagnostics) = RuleCompiler.load(paths: paths, findingGrammars: true)
         let sorted = diagnostics.sortedByLocation()
         guard !diagnostics.containsErrors else {
@@ -111,6 +118,6 @@ public final class LiveRules: Sendable {
             return .rejected(RejectedRules(at: Date(), diagnostics: sorted, formatted: formatted))
         }
         return .swapped(RuleSnapshot(engine: RuleEngine(rules: compiled, policy: policy), diagnostics: sorted,
-                                     loadedAt: Date()))
+                                     loadedAt: Date(), files: files))
     }
 }

@@ -2,13 +2,13 @@ import Dispatch
 import Foundation
 import Logging
 import ServiceLifecycle
-import SpendlexRules
 import Synchronization
 
 /// Reloads the live rules when their files change and on SIGHUP, for as long as the service runs.
 ///
 /// Changes are found by polling: once a second, every file under the rule paths is listed
-/// with its size, modification time and inode, and a different list triggers a reload.
+/// with its size, modification time and inode, and a different list triggers a reload once it
+/// has held still for one more second.
 /// Polling was chosen over inotify because Foundation has no inotify API (it would be a C
 /// shim and a watch per folder, re-added as folders come and go), because editors that save
 /// by writing a new file and renaming it over the old one are seen the same way as in-place
@@ -31,15 +31,22 @@ public struct RuleWatcher: Service {
             Self.report(rules.reload(), cause: "SIGHUP", logger: logger)
         }
         defer { HangupSignal.unsubscribe(subscription) }
-        // The grammars folder that loading finds beside the rule paths is watched too.
-        let watched = rules.paths + [RuleLoader.grammarFolder(near: rules.paths)].compactMap { $0 }
+        let watched = rules.watchedPaths
         await cancelWhenGracefulShutdown {
-            var seen = RuleFiles.fingerprint(of: watched)
+            // From the files as the serving set read them: an edit made before now is seen too.
+            var seen = rules.current.files
             while !Task.isCancelled {
                 do { try await Task.sleep(for: interval ?? .seconds(3600)) } catch { return }
-                guard interval != nil else { continue }
-                let now = RuleFiles.fingerprint(of: watched)
-                guard now != seen else { continue }
+                var now = RuleFiles.fingerprint(of: watched)
+                guard now != seen, let interval else { continue }
+                // A file caught half-written (an editor or a copy still at work) would be refused
+                // for nothing: wait until the listing holds still for one more interval.
+                while true {
+                    do { try await Task.sleep(for: interval) } catch { return }
+                    let again = RuleFiles.fingerprint(of: watched)
+                    if again == now { break }
+                    now = again
+                }
                 seen = now
                 Self.report(rules.reload(), cause: "rule files changed", logger: logger)
             }
