@@ -86,7 +86,7 @@ struct RuleReloadTests {
             // The log has the refusal, the diagnostic in file:line:col form with its source line.
             // (The watcher logs just after the swap is refused: wait for the line.)
             #expect(try await Self.eventually(seconds: 5) {
-                handler.entries.contains { "\($0.message)".contains("rules reload refused") }
+                handler.entries.contains { "\($0.message)".contains("rules reload refused") && "\($0.message)".contains("\(file):10:") }
             })
             let logged = handler.entries.map { "\($0.message)" }.joined(separator: "\n")
             #expect(logged.contains("\(file):10:"), "\(logged)")
