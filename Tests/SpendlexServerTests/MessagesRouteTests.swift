@@ -69,6 +69,24 @@ struct MessagesRouteTests {
         }
     }
 
+    @Test("a richer alert about money already stored becomes the primary, and says which it links")
+    func richerAlertBecomesPrimary() async throws {
+        let test = try TestService()
+        let key = test.key
+        try await test.live { client in
+            let pair = try String(contentsOf: repositoryRoot.appendingPathComponent("examples/alert-pair.jsonl"), encoding: .utf8)
+                .split(separator: "\n").map(String.init)
+            let sms = try await client.call(.post, "/messages", key: key, json: pair[0])
+            let email = try await client.call(.post, "/messages", key: key, json: pair[1])
+            let smsID = try #require(sms.at("transaction", "id") as? Int)
+            let emailID = try #require(email.at("transaction", "id") as? Int)
+            #expect(email["status"] as? String == "stored", "\(email.text)")
+            #expect((email["reason"] as? String)?.hasSuffix("transaction \(smsID)") == true, "\(email.text)")
+            #expect(try await client.call(.get, "/transactions/\(smsID)", key: key)["duplicate_of"] as? Int == emailID)
+            #expect(try await client.call(.get, "/transactions?days=36500", key: key)["total"] as? Int == 1)
+        }
+    }
+
     @Test("messages that are no transaction say why: ignored by which rule, unmatched")
     func ignoredAndUnmatched() async throws {
         let test = try TestService()

@@ -87,6 +87,13 @@ struct MessageIntake: Sendable {
                 result.reason = transaction.duplicateReason
             } else {
                 result.status = "stored"
+                // Richer than an alert stored before about the same money, it became the primary.
+                let linked: [Int64]
+                do { linked = try ledger.duplicates(of: id) } catch { throw APIError.storeFailed }
+                if !linked.isEmpty {
+                    result.reason = "stored as the primary of earlier alerts about the same money: transaction "
+                        + linked.map(String.init).joined(separator: ", ")
+                }
                 webhooks?.notify(TransactionBody(transaction))
             }
         case .alreadyStored(let status, let transactionID):

@@ -53,4 +53,11 @@ extension Ledger {
                 """, arguments: [id]).map(Self.storedTransaction)
         }
     }
+
+    /// The ledger ids of the transactions linked to `id` as its duplicates, oldest first.
+    public func duplicates(of id: Int64) throws -> [Int64] {
+        try pool.read { db in
+            try Int64.fetchAll(db, sql: "SELECT id FROM transactions WHERE duplicate_of = ? ORDER BY id", arguments: [id])
+        }
+    }
 }
