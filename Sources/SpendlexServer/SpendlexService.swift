@@ -132,11 +132,11 @@ public struct SpendlexService: Sendable {
 
     func makeRouter(webhooks: WebhookNotifier?) -> (router: Router<ServiceRequestContext>, routes: [RouteSpec]) {
         let router = Router(context: ServiceRequestContext.self)
+        let table = RouteTable(router: router)
         router.add(middleware: RequestLogMiddleware())
-        router.add(middleware: ErrorMiddleware())
+        router.add(middleware: ErrorMiddleware(routes: table.known))
         router.add(middleware: RequestLimitMiddleware(maxBodyBytes: configuration.maxBodyBytes))
         router.add(middleware: APIKeyMiddleware(keys: keys))
-        let table = RouteTable(router: router)
         addServiceRoutes(to: table)
         addMessageRoutes(to: table, webhooks: webhooks)
         addTransactionRoutes(to: table)

@@ -187,6 +187,10 @@ struct MessagesRouteTests {
             let missing = try await client.call(.get, "/no/such/route", key: key)
             #expect(missing.status == .notFound)
             #expect(missing.errorCode == "no_route")
+            let wrongMethod = try await client.execute(uri: "/transactions/12", method: .post,
+                                                       headers: [.init("X-API-Key")!: key])
+            #expect(wrongMethod.status == .methodNotAllowed)
+            #expect(wrongMethod.headers[.allow] == "GET, PUT, DELETE")
         }
     }
 }

@@ -12,6 +12,8 @@ public struct APIError: Error, HTTPResponseError, Sendable {
     public let code: String
     /// What went wrong, in words.
     public let message: String
+    /// Headers the answer carries besides its content type (`Allow` with a 405).
+    public var headers: HTTPFields = [:]
 
     /// An error with its status, code and message; a card number in the message (echoed from
     /// a request) is masked.
@@ -24,7 +26,7 @@ public struct APIError: Error, HTTPResponseError, Sendable {
     /// Writes the JSON body.
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         let body = try JSONEncoder().encode(Body(error: .init(code: code, message: message)))
-        var headers = HTTPFields()
+        var headers = self.headers
         headers[.contentType] = "application/json; charset=utf-8"
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Synchronization
 
 /// One route: its method and its path in OpenAPI form (`/transactions/{id}`).
 public struct RouteSpec: Hashable, Sendable, Comparable, CustomStringConvertible {
@@ -20,12 +21,34 @@ public struct RouteSpec: Hashable, Sendable, Comparable, CustomStringConvertible
     public static func < (a: RouteSpec, b: RouteSpec) -> Bool { (a.path, a.method) < (b.path, b.method) }
 }
 
+/// The routes registered, for telling "no such path" (404) from "not with this method" (405).
+final class KnownRoutes: Sendable {
+    private let specs = Mutex<[RouteSpec]>([])
+
+    func add(_ spec: RouteSpec) { specs.withLock { $0.append(spec) } }
+
+    /// Every route, in registration order.
+    var all: [RouteSpec] { specs.withLock { $0 } }
+
+    /// The methods registered for a request path (`{id}` in a route matches any one segment).
+    func methods(for path: String) -> [String] {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        return all.filter { spec in
+            let pattern = spec.path.split(separator: "/", omittingEmptySubsequences: false)
+            return pattern.count == parts.count && zip(pattern, parts).allSatisfy { want, got in
+                want == got || (want.hasPrefix("{") && want.hasSuffix("}") && !got.isEmpty)
+            }
+        }.map(\.method)
+    }
+}
+
 /// Registers routes on the router and remembers each one, so that the OpenAPI document can
 /// be checked against what the server really serves.
 final class RouteTable {
     typealias Handler = @Sendable (Request, ServiceRequestContext) async throws -> Response
     let router: Router<ServiceRequestContext>
-    private(set) var routes: [RouteSpec] = []
+    let known = KnownRoutes()
+    var routes: [RouteSpec] { known.all }
 
     init(router: Router<ServiceRequestContext>) {
         self.router = router
@@ -37,7 +60,7 @@ final class RouteTable {
     func delete(_ path: String, _ handler: @escaping Handler) { add(.delete, path, handler) }
 
     private func add(_ method: HTTPRequest.Method, _ path: String, _ handler: @escaping Handler) {
-        routes.append(RouteSpec(method.rawValue, path))
+        known.add(RouteSpec(method.rawValue, path))
         // Hummingbird writes a parameter `:id` where OpenAPI writes `{id}`.
         let routerPath = path.split(separator: "/", omittingEmptySubsequences: false).map { part in
             part.hasPrefix("{") && part.hasSuffix("}") ? ":" + part.dropFirst().dropLast() : String(part)

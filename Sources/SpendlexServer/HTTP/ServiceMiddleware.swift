@@ -9,6 +9,7 @@ import SpendlexStore
 /// and answered as a bare 500, so no internal detail or stack trace reaches a client.
 struct ErrorMiddleware: RouterMiddleware {
     typealias Context = ServiceRequestContext
+    let routes: KnownRoutes
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
@@ -18,6 +19,13 @@ struct ErrorMiddleware: RouterMiddleware {
         } catch let error as HTTPError {
             switch error.status {
             case .notFound:
+                let allowed = routes.methods(for: request.uri.path)
+                guard allowed.isEmpty else {
+                    var error = APIError(.methodNotAllowed, "method_not_allowed",
+                                         "\(request.uri.path) takes \(allowed.joined(separator: ", ")), not \(request.method)")
+                    error.headers[.allow] = allowed.joined(separator: ", ")
+                    throw error
+                }
                 throw APIError(.notFound, "no_route", "no route for \(request.method) \(request.uri.path)")
             case .contentTooLarge:
                 throw Self.tooLarge(context)

@@ -25,6 +25,18 @@ extension SpendlexService {
                 let file: String
                 let fallback: Bool
                 let parsers: [Parser]
+
+                enum CodingKeys: String, CodingKey { case id, name, country, file, fallback, parsers }
+
+                func encode(to encoder: any Encoder) throws {
+                    var c = encoder.container(keyedBy: CodingKeys.self)
+                    try c.encode(id, forKey: .id)
+                    try c.encode(name, forKey: .name)
+                    try c.encode(country, forKey: .country)
+                    try c.encode(file, forKey: .file)
+                    try c.encode(fallback, forKey: .fallback)
+                    try c.encode(parsers, forKey: .parsers)
+                }
             }
             struct Body: Encodable {
                 let banks: [Bank]
