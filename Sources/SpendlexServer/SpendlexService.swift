@@ -90,7 +90,7 @@ public struct SpendlexService: Sendable {
 
     /// Imports a wallet file (`spendlex recommend`'s) into the ledger's wallet when that has
     /// no card yet: the file is where the wallet over HTTP starts. Its `spent` figures become
-    /// spending corrections; its preferences are taken where none are stored.
+    /// spending corrections as of today; its preferences are taken where none are stored.
     private func importWallet(_ path: String) throws(ServiceError) {
         let ruleSet = rules.current.engine.rules.rules
         do {
@@ -106,7 +106,12 @@ public struct SpendlexService: Sendable {
                     card: card.card.value, last4: card.last4, nickname: card.nickname,
                     anniversary: card.anniversary.map { String(format: "%04d-%02d-%02d", $0.year, $0.month, $0.day) },
                     statementDay: card.statementDay, activated: card.activated))
-                if !card.spent.isEmpty { try ledger.setWalletSpending(card: record.id, card.spent.mapValues(\.value)) }
+                if !card.spent.isEmpty {
+                    let asOf = today().description
+                    try ledger.setWalletSpending(card: record.id, card.spent.mapValues {
+                        WalletSpending(amount: $0.value, asOf: asOf)
+                    })
+                }
             }
             let stored = try ledger.preferences()
             var preferences: [String: String?] = [:]

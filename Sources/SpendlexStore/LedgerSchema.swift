@@ -129,6 +129,7 @@ enum LedgerSchema {
                     card_id INTEGER NOT NULL REFERENCES wallet_cards(id) ON DELETE CASCADE,
                     reward_group TEXT NOT NULL,      -- the card file's reward group id
                     amount TEXT NOT NULL,            -- exact decimal string, the card's currency
+                    as_of TEXT NOT NULL,             -- YYYY-MM-DD: the day the amount holds for
                     updated_at TEXT NOT NULL,
                     PRIMARY KEY (card_id, reward_group)
                 );

@@ -32,8 +32,13 @@ struct AdvisorRoutesTests {
             #expect(badGroup.errorCode == "invalid_spending")
             let float = try await client.call(.put, "/wallet/cards/\(id)/spending", key: key, json: #"{"spent": {"groceries": "1e3"}}"#)
             #expect(float.errorCode == "invalid_spending")
-            let spent = try await client.call(.put, "/wallet/cards/\(id)/spending", key: key, json: #"{"spent": {"groceries": "24950.50"}}"#)
+            let spent = try await client.call(.put, "/wallet/cards/\(id)/spending", key: key,
+                                              json: #"{"spent": {"groceries": "24950.50"}, "as_of": "2026-05-01"}"#)
             #expect(spent.at("spent", "groceries") as? String == "24950.5")
+            #expect(spent.at("spent_as_of", "groceries") as? String == "2026-05-01")
+            let badDay = try await client.call(.put, "/wallet/cards/\(id)/spending", key: key,
+                                               json: #"{"spent": {"groceries": "1"}, "as_of": "May"}"#)
+            #expect(badDay.errorCode == "invalid_spending")
             #expect(try await client.call(.get, "/wallet/cards/\(id)", key: key)["nickname"] as? String == "Amex")
             #expect(try await client.call(.delete, "/wallet/cards/\(id)", key: key).status == .noContent)
             #expect(try await client.call(.get, "/wallet/cards/\(id)", key: key).status == .notFound)
@@ -56,9 +61,41 @@ struct AdvisorRoutesTests {
             #expect(advice.at("primaryRecommendation", "cardId") as? String == "amex-gold")
             #expect(advice.at("primaryRecommendation", "isLimitReached") as? Bool == false)
             // A correction of the spending so far: the groceries cap (25000 a year) is used up.
-            _ = try await client.call(.put, "/wallet/cards/\(id)/spending", key: key, json: #"{"spent": {"groceries": "25000"}}"#)
+            _ = try await client.call(.put, "/wallet/cards/\(id)/spending", key: key,
+                                      json: #"{"spent": {"groceries": "25000"}, "as_of": "2026-05-01"}"#)
             let capped = try await client.call(.post, "/recommendations", key: key, json: Self.groceries)
             #expect(capped.at("primaryRecommendation", "isLimitReached") as? Bool == true, "\(capped.text)")
+        }
+    }
+
+    @Test("a spending correction holds for its cap period: it replaces the ledger's sum up to its day, later spending adds")
+    func correctionAsOf() async throws {
+        let test = try TestService()
+        let key = test.key
+        try await test.live { client in
+            // $1,250.00 of groceries on the card ending 4821, on 2026-01-05.
+            let chase = #"{"channel": "email", "sender": "Chase <no.reply.alerts@chase.com>", "subject": "Your $1,250.00 transaction with WHOLE FOODS MARKET", "received_at": "2026-01-05T23:10:00Z", "text": "You spent $1,250.00 at WHOLE FOODS MARKET with your Chase Sapphire card ending in 4821. Date Jan 5, 2026"}"#
+            let stored = try await client.call(.post, "/messages", key: key, json: chase)
+            #expect(stored.at("transaction", "subcategory") as? String == "Groceries", "\(stored.text)")
+            let card = try await client.call(.post, "/wallet/cards", key: key, json: #"{"card": "amex-gold", "last4": "4821"}"#)
+            let id = try #require(card["id"] as? Int)
+            func spendingSoFar() async throws -> Double? {
+                let advice = try await client.call(.post, "/recommendations", key: key, json: Self.groceries)
+                return advice.at("primaryRecommendation", "currentSpending") as? Double
+            }
+            #expect(try await spendingSoFar() == 1250)
+            // As of New Year's Day: the figure, plus the ledger's spending after it.
+            _ = try await client.call(.put, "/wallet/cards/\(id)/spending", key: key,
+                                      json: #"{"spent": {"groceries": "23000"}, "as_of": "2026-01-01"}"#)
+            #expect(try await spendingSoFar() == 24250)
+            // As of a day after the purchase: the figure alone.
+            _ = try await client.call(.put, "/wallet/cards/\(id)/spending", key: key,
+                                      json: #"{"spent": {"groceries": "23000"}, "as_of": "2026-01-10"}"#)
+            #expect(try await spendingSoFar() == 23000)
+            // As of last year: another cap period, so the ledger's sum counts.
+            _ = try await client.call(.put, "/wallet/cards/\(id)/spending", key: key,
+                                      json: #"{"spent": {"groceries": "23000"}, "as_of": "2025-12-31"}"#)
+            #expect(try await spendingSoFar() == 1250)
         }
     }
 
@@ -103,7 +140,7 @@ struct AdvisorRoutesTests {
         let service = try SpendlexService(configuration: configuration)
         let cards = try service.ledger.walletCards()
         #expect(cards.map(\.fields.card) == ["amex-gold"])
-        #expect(cards.first?.spent == ["groceries": 100])
+        #expect(cards.first?.spent["groceries"]?.amount == 100)
         #expect(try service.ledger.preferences()["preferred_program"] == "amex-mr")
         _ = try SpendlexService(configuration: configuration)
         #expect(try service.ledger.walletCards().count == 1)

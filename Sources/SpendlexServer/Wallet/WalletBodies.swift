@@ -39,13 +39,14 @@ struct WalletCardInput: Decodable {
     }
 }
 
-/// A wallet card as the service writes it; `spent` holds the corrections by reward group (decimal strings).
+/// A wallet card as the service writes it; `spent` holds the corrections by reward group (decimal
+/// strings), `spent_as_of` the day each holds for.
 struct WalletCardBody: Encodable {
     let record: WalletCardRecord
 
     enum CodingKeys: String, CodingKey {
         case id, card, last4, nickname, anniversary, activated, spent
-        case statementDay = "statement_day"
+        case statementDay = "statement_day", spentAsOf = "spent_as_of"
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -57,7 +58,8 @@ struct WalletCardBody: Encodable {
         try c.encode(record.fields.anniversary, forKey: .anniversary)
         try c.encode(record.fields.statementDay, forKey: .statementDay)
         try c.encode(record.fields.activated, forKey: .activated)
-        try c.encode(record.spent.mapValues { "\($0)" }, forKey: .spent)
+        try c.encode(record.spent.mapValues { "\($0.amount)" }, forKey: .spent)
+        try c.encode(record.spent.mapValues(\.asOf), forKey: .spentAsOf)
     }
 }
 
@@ -115,7 +117,9 @@ func advisorWallet(cards: [WalletCardRecord], preferences: [String: String]) -> 
         card.anniversary = record.fields.anniversary.flatMap(LocalDay.init(iso:))
         card.statementDay = record.fields.statementDay
         card.activated = record.fields.activated
-        card.spentCorrections = record.spent
+        card.spentCorrections = record.spent.compactMapValues { figure in
+            LocalDay(iso: figure.asOf).map { SpendingCorrection(amount: figure.amount, asOf: $0) }
+        }
         return card
     }
     wallet.preferences.preferredProgram = preferences[PreferencesBody.preferredProgramKey]

@@ -7,9 +7,22 @@ public struct WalletCardRecord: Sendable, Equatable {
     public var id: Int64
     /// What the card is: its card file's id, and how the user knows it.
     public var fields: WalletCardFields
-    /// Spending so far in the current cap period set by hand, by reward group id (card
-    /// currency, exact): wins over the ledger's sums.
-    public var spent: [String: Decimal]
+    /// Spending so far set by hand, by reward group id: wins over the ledger's sums up to its day.
+    public var spent: [String: WalletSpending]
+}
+
+/// A user's figure for a card's spending so far in a reward group's cap period.
+public struct WalletSpending: Sendable, Equatable {
+    /// The amount, card currency, exact.
+    public var amount: Decimal
+    /// The day it holds for, YYYY-MM-DD.
+    public var asOf: String
+
+    /// A figure as of a day.
+    public init(amount: Decimal, asOf: String) {
+        self.amount = amount
+        self.asOf = asOf
+    }
 }
 
 /// The fields of a wallet card a user sets.
@@ -43,11 +56,11 @@ extension Ledger {
     /// The wallet's cards in the order they were added.
     public func walletCards() throws -> [WalletCardRecord] {
         try pool.read { db in
-            let spending = try Row.fetchAll(db, sql: "SELECT card_id, reward_group, amount FROM wallet_spending")
-            var spent: [Int64: [String: Decimal]] = [:]
+            let spending = try Row.fetchAll(db, sql: "SELECT card_id, reward_group, amount, as_of FROM wallet_spending")
+            var spent: [Int64: [String: WalletSpending]] = [:]
             for row in spending {
                 guard let amount = Self.exactDecimal(row["amount"]) else { continue }
-                spent[row["card_id"], default: [:]][row["reward_group"]] = amount
+                spent[row["card_id"], default: [:]][row["reward_group"]] = WalletSpending(amount: amount, asOf: row["as_of"])
             }
             return try Row.fetchAll(db, sql: """
                 SELECT id, card, last4, nickname, anniversary, statement_day, activated FROM wallet_cards ORDER BY id
@@ -103,16 +116,17 @@ extension Ledger {
     /// (an empty dictionary clears them, and the ledger's sums count again). False when there
     /// is no such card.
     @discardableResult
-    public func setWalletSpending(card id: Int64, _ spent: [String: Decimal]) throws -> Bool {
+    public func setWalletSpending(card id: Int64, _ spent: [String: WalletSpending]) throws -> Bool {
         try pool.write { db in
             guard try Int.fetchOne(db, sql: "SELECT count(*) FROM wallet_cards WHERE id = ?", arguments: [id]) == 1 else {
                 return false
             }
             let now = Self.now()
             try db.execute(sql: "DELETE FROM wallet_spending WHERE card_id = ?", arguments: [id])
-            for (group, amount) in spent.sorted(by: { $0.key < $1.key }) {
-                try db.execute(sql: "INSERT INTO wallet_spending (card_id, reward_group, amount, updated_at) VALUES (?, ?, ?, ?)",
-                               arguments: [id, group, "\(amount)", now])
+            for (group, figure) in spent.sorted(by: { $0.key < $1.key }) {
+                try db.execute(sql: """
+                    INSERT INTO wallet_spending (card_id, reward_group, amount, as_of, updated_at) VALUES (?, ?, ?, ?, ?)
+                    """, arguments: [id, group, "\(figure.amount)", figure.asOf, now])
             }
             return true
         }
