@@ -64,8 +64,14 @@ struct Serve: AsyncParsableCommand {
             throw ExitStatus.badInput
         }
         let host = host
-        try await service.run(logLevel: logLevel) { port in
-            Stderr.write("spendlex serving on http://\(host):\(port)\n")
+        do {
+            try await service.run(logLevel: logLevel) { port in
+                Stderr.write("spendlex serving on http://\(host):\(port)\n")
+            }
+        } catch {
+            // The address taken, or the server failing while it ran.
+            Stderr.write("error: cannot serve on \(host):\(port): \(error)\n")
+            throw ExitStatus.internalError
         }
     }
 }

@@ -110,6 +110,10 @@ struct ServeBinaryTests {
             }
             #expect(reloaded, "\(log)")
             #expect(try await call("/health", key: nil).0 == 200)
+            // A second server on the same port cannot listen: exit 70, and why.
+            let second = try Self.run(["serve", "--store", folder.path("other.sqlite"), "--port", "\(port ?? 0)"])
+            #expect(second.status == 70)
+            #expect(second.stderr.contains("cannot serve on 127.0.0.1"))
         } catch {
             try await client.shutdown()
             throw error
