@@ -139,6 +139,12 @@ struct LedgerRoutesTests {
             #expect((listed["mappings"] as? [[String: Any]])?.first?["merchant"] as? String == "Eazydine0000000")
             let yaml = try await client.call(.get, "/categories/mappings?format=yaml", key: key)
             #expect(yaml.text.contains("- id: user-mapping.1\n  merchant: [\"Eazydine0000000\"]\n  category: \"Food & Dining\"\n  subcategory: \"Restaurants\"\n"))
+            // Removed: new messages from the merchant are categorized by the rules again.
+            #expect(try await client.call(.delete, "/categories/mappings/1", key: key).status == .noContent)
+            #expect(try await client.call(.delete, "/categories/mappings/1", key: key).status == .notFound)
+            let later = #"{"sender": "VM-HDFCBK", "text": "Spent Rs.99 On HDFC Bank Card 0000 At EAZYDINE0000000 On 2026-05-03:10:00:00.Not You?"}"#
+            let unmapped = try await client.call(.post, "/messages", key: key, json: later)
+            #expect(unmapped.at("transaction", "category") as? String == "Uncategorized", "\(unmapped.text)")
         }
     }
 

@@ -32,8 +32,8 @@ struct CategoryMappingBody: Encodable {
 }
 
 extension SpendlexService {
-    /// `GET /categories`, the user's mappings (`POST`/`GET /categories/mappings`) and
-    /// `GET /reports/summary`.
+    /// `GET /categories`, the user's mappings (`POST`/`GET /categories/mappings`,
+    /// `DELETE /categories/mappings/{id}`) and `GET /reports/summary`.
     func addCategoryRoutes(to table: RouteTable) {
         let rules = rules
         let ledger = ledger
@@ -82,6 +82,14 @@ extension SpendlexService {
             } catch { throw APIError.storeFailed }
             mappings.invalidate()
             return try JSONResponse.make(CategoryMappingBody(mapping), status: .created)
+        }
+        table.delete("/categories/mappings/{id}") { _, context in
+            let id = try context.id()
+            guard try stored({ try ledger.deleteCategoryMapping(id: id) }) else {
+                throw APIError.notFound("no category mapping \(id)")
+            }
+            mappings.invalidate()
+            return Response(status: .noContent)
         }
         table.get("/reports/summary") { request, _ in
             let reader = QueryReader(request)
