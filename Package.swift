@@ -16,6 +16,12 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
     ],
     targets: [
         // The raw C library: a module map and a shim header, nothing else.
@@ -34,11 +40,24 @@ let package = Package(
         .target(name: "SpendlexMail", dependencies: ["SpendlexEngine"]),
         // The ledger: SQLite (system library) through GRDB; migrations, runs, duplicates.
         .target(name: "SpendlexStore", dependencies: ["SpendlexEngine", "SpendlexRules", .product(name: "GRDB", package: "GRDB.swift")]),
+        // The HTTP service: Hummingbird 2 routes over the engine, the ledger and the advisor.
+        .target(
+            name: "SpendlexServer",
+            dependencies: [
+                "SpendlexEngine", "SpendlexRules", "SpendlexMail", "SpendlexStore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
         // The command-line tool: parses arguments, calls the libraries, prints.
         .executableTarget(
             name: "spendlex",
             dependencies: [
-                "SpendlexEngine", "SpendlexRules", "SpendlexMail", "SpendlexStore",
+                "SpendlexEngine", "SpendlexRules", "SpendlexMail", "SpendlexStore", "SpendlexServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -50,6 +69,18 @@ let package = Package(
             resources: [.copy("MIME/Fixtures"), .copy("Inputs/InputFixtures")]
         ),
         .testTarget(name: "SpendlexStoreTests", dependencies: ["SpendlexStore", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(
+            name: "SpendlexServerTests",
+            dependencies: [
+                "SpendlexServer", "SpendlexStore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Yams", package: "Yams"),
+            ]
+        ),
         .testTarget(
             name: "SpendlexEndToEndTests",
             dependencies: ["spendlex", .product(name: "GRDB", package: "GRDB.swift")]

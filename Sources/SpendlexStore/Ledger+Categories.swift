@@ -45,9 +45,11 @@ extension Ledger {
 
     /// Categorizes stored transactions with `decide`: those without a category, or with
     /// `recompute` every one the rules categorized (a category a user set by hand is kept).
-    /// Each deciding row's hit count goes to `mapping_stats`. One SQLite transaction.
+    /// The user's own merchant mappings (`addCategoryMapping`) come first; `decide` is asked
+    /// about the others. Each deciding row's hit count goes to `mapping_stats`. One SQLite transaction.
     public func categorize(recompute: Bool, decide: (CategoryCandidate) -> StoredCategory?) throws -> CategorizeCounts {
-        try pool.write { db in
+        let mappings = try categoryMappings()
+        return try pool.write { db in
             var counts = CategorizeCounts()
             counts.keptByUser = try Int.fetchOne(db, sql: "SELECT count(*) FROM transactions WHERE category_source = 'user'") ?? 0
             let rows = try Row.fetchAll(db, sql: """
@@ -64,7 +66,10 @@ extension Ledger {
                     direction: (row["direction"] as String?).flatMap(Direction.init(rawValue:)),
                     kind: (row["kind"] as String?).flatMap(TransactionKind.init(rawValue:)),
                     bank: row["bank"], last4: row["account_last4"], accountType: row["account_type"])
-                guard let decision = decide(candidate) else { continue }
+                let mapped = mappings.mapping(for: candidate.merchant).map {
+                    StoredCategory(category: $0.category, subcategory: $0.subcategory, rows: [$0.rowID])
+                }
+                guard let decision = mapped ?? decide(candidate) else { continue }
                 let tags = decision.tags.isEmpty ? nil : decision.tags.joined(separator: ",")
                 if decision.category == row["category"], decision.subcategory == row["subcategory"], tags == row["tags"] {
                     counts.unchanged += 1

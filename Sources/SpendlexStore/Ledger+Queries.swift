@@ -11,6 +11,20 @@ public struct TransactionQuery: Sendable, Equatable {
     public var to: LocalDate?
     /// Whether duplicates (rows linked to a primary by `duplicate_of`) are read too.
     public var includeDuplicates: Bool
+    /// Only this category ("Uncategorized": those without one).
+    public var category: String? = nil
+    /// Only the card or account ending in these digits.
+    public var accountLast4: String? = nil
+    /// Only transactions whose merchant, reference, note, category or subcategory contains this text (any case).
+    public var text: String? = nil
+    /// Only this status: ok, review or pending.
+    public var status: Transaction.Status? = nil
+    /// Newest first (by date, time, id) instead of oldest first.
+    public var newestFirst = false
+    /// At most this many; nil: all.
+    public var limit: Int? = nil
+    /// Skip this many first (with `limit`, for paging).
+    public var offset = 0
 
     /// Primaries only, every date, unless told otherwise. With a range, transactions without
     /// a date are left out (they belong to no day of it).
@@ -25,6 +39,31 @@ extension Ledger {
     /// The stored transactions that `query` selects, ordered by date, time and ledger id;
     /// transactions without a date come last, without a time first in their day.
     public func transactions(_ query: TransactionQuery = TransactionQuery()) throws -> [StoredTransaction] {
+        let (filter, arguments) = Self.filter(query)
+        let order = query.newestFirst ? "date IS NULL, date DESC, time DESC, id DESC" : "date IS NULL, date, time, id"
+        let page = query.limit.map { "LIMIT \(max(0, $0)) OFFSET \(max(0, query.offset))" } ?? ""
+        return try pool.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT id, message_id, source_kind, sender, received_at, file, byte_offset, rule, bank, direction, kind,
+                       amount, amount_value, currency, date, time, merchant, account_type, account_last4, balance,
+                       reference, channel, category, subcategory, confidence, status, idempotency_key, duplicate_of,
+                       duplicate_reason, category_source, note
+                FROM transactions \(filter)
+                ORDER BY \(order) \(page)
+                """, arguments: arguments).map(Self.storedTransaction)
+        }
+    }
+
+    /// How many transactions `query` selects, leaving its `limit` and `offset` aside.
+    public func count(_ query: TransactionQuery) throws -> Int {
+        let (filter, arguments) = Self.filter(query)
+        return try pool.read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM transactions \(filter)", arguments: arguments) ?? 0
+        }
+    }
+
+    /// The WHERE clause of a query and its arguments.
+    private static func filter(_ query: TransactionQuery) -> (String, StatementArguments) {
         var conditions: [String] = []
         var arguments: [(any DatabaseValueConvertible)?] = []
         if !query.includeDuplicates { conditions.append("duplicate_of IS NULL") }
@@ -36,17 +75,28 @@ extension Ledger {
             conditions.append("date <= ?")
             arguments.append(to.description)
         }
-        let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
-        return try pool.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT id, message_id, source_kind, sender, received_at, file, byte_offset, rule, bank, direction, kind,
-                       amount, amount_value, currency, date, time, merchant, account_type, account_last4, balance,
-                       reference, channel, category, subcategory, confidence, status, idempotency_key, duplicate_of,
-                       duplicate_reason
-                FROM transactions \(filter)
-                ORDER BY date IS NULL, date, time, id
-                """, arguments: StatementArguments(arguments)).map(Self.storedTransaction)
+        if let category = query.category {
+            conditions.append("COALESCE(category, ?) = ?")
+            arguments += [StoredTransaction.uncategorized, category]
         }
+        if let last4 = query.accountLast4 {
+            conditions.append("account_last4 = ?")
+            arguments.append(last4)
+        }
+        if let text = query.text, !text.isEmpty {
+            // LIKE with the text's own % and _ taken literally.
+            let escaped = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+                .replacingOccurrences(of: "_", with: "\\_")
+            let columns = ["merchant", "reference", "note", "category", "subcategory"]
+            conditions.append("(" + columns.map { "\($0) LIKE ? ESCAPE '\\'" }.joined(separator: " OR ") + ")")
+            arguments += Array(repeating: "%\(escaped)%", count: columns.count)
+        }
+        if let status = query.status {
+            conditions.append("status = ?")
+            arguments.append(status.rawValue)
+        }
+        let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        return (filter, StatementArguments(arguments))
     }
 
     /// A row of `transactions` as a value; exact decimals parsed from their canonical text.
@@ -72,7 +122,7 @@ extension Ledger {
             subcategory: row["subcategory"], confidence: row["confidence"],
             status: Transaction.Status(rawValue: row["status"]) ?? .review,
             idempotencyKey: row["idempotency_key"], duplicateOf: row["duplicate_of"],
-            duplicateReason: row["duplicate_reason"])
+            duplicateReason: row["duplicate_reason"], categorySource: row["category_source"], note: row["note"])
     }
 
     /// A plain decimal string ("1250", "-12.50") as an exact `Decimal`; nil for anything else.

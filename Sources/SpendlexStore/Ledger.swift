@@ -173,7 +173,7 @@ public final class Ledger: Sendable {
     }
 
     /// A message that no longer parses: its transaction goes; a duplicate of it takes its place.
-    private func remove(_ id: Int64, db: Database) throws {
+    func remove(_ id: Int64, db: Database) throws {
         let successor = try Int64.fetchOne(db.cachedStatement(sql: """
             SELECT id FROM transactions WHERE duplicate_of = ? ORDER BY field_count DESC, id LIMIT 1
             """), arguments: [id])

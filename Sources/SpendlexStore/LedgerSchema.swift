@@ -93,6 +93,52 @@ enum LedgerSchema {
                 );
                 """)
         }
+        // The HTTP service's tables: API keys (hashed), a user's merchant-to-category
+        // mappings, notes on transactions, the wallet (cards, manual spending corrections)
+        // and the advisor's preferences.
+        migrator.registerMigration("v2-service") { db in
+            try db.execute(sql: """
+                CREATE TABLE api_keys (
+                    id INTEGER PRIMARY KEY,
+                    name TEXT NOT NULL,
+                    key_hash TEXT NOT NULL UNIQUE,   -- SHA-256 of the key, hex; the key itself is never stored
+                    created_at TEXT NOT NULL,        -- ISO 8601, UTC
+                    revoked_at TEXT                  -- NULL: in force
+                );
+                ALTER TABLE transactions ADD COLUMN note TEXT;
+                CREATE TABLE category_mappings (
+                    id INTEGER PRIMARY KEY,
+                    merchant TEXT NOT NULL,          -- as the user wrote it
+                    merchant_key TEXT NOT NULL UNIQUE, -- folded: what transactions' merchants are compared with
+                    category TEXT NOT NULL,
+                    subcategory TEXT,
+                    created_at TEXT NOT NULL
+                );
+                CREATE TABLE wallet_cards (
+                    id INTEGER PRIMARY KEY,
+                    card TEXT NOT NULL,              -- the card file's id (amex-gold)
+                    last4 TEXT,                      -- as the ledger stores it, to read the spending so far
+                    nickname TEXT,
+                    anniversary TEXT,                -- YYYY-MM-DD
+                    statement_day INTEGER,           -- 1...31
+                    activated TEXT NOT NULL DEFAULT '', -- rotating quarters activated, comma-separated (2026-Q4)
+                    created_at TEXT NOT NULL,
+                    updated_at TEXT NOT NULL
+                );
+                CREATE TABLE wallet_spending (
+                    card_id INTEGER NOT NULL REFERENCES wallet_cards(id) ON DELETE CASCADE,
+                    reward_group TEXT NOT NULL,      -- the card file's reward group id
+                    amount TEXT NOT NULL,            -- exact decimal string, the card's currency
+                    as_of TEXT NOT NULL,             -- YYYY-MM-DD: the day the amount holds for
+                    updated_at TEXT NOT NULL,
+                    PRIMARY KEY (card_id, reward_group)
+                );
+                CREATE TABLE preferences (
+                    name TEXT PRIMARY KEY,           -- preferred_program, alert_threshold
+                    value TEXT NOT NULL
+                );
+                """)
+        }
         return migrator
     }
 }

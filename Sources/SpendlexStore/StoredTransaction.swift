@@ -77,6 +77,10 @@ public struct StoredTransaction: Sendable, Equatable {
     public var duplicateOf: Int64?
     /// Why it was linked to that primary.
     public var duplicateReason: String?
+    /// Who set the category: `rules`, `user` (kept over the rules), or nil when none is set.
+    public var categorySource: String? = nil
+    /// The user's note on it.
+    public var note: String? = nil
 
     /// The category to show: "Uncategorized" when none is assigned.
     public var categoryName: String { category ?? Self.uncategorized }

@@ -78,22 +78,9 @@ struct Recommend: ParsableCommand {
         }
         guard let loaded, !walletDiagnostics.containsErrors else { throw ExitStatus.badInput }
 
-        var request = query.map(PurchaseQueryParser.parse) ?? PurchaseRequest()
-        if let merchant { request.merchant = merchant }
-        if let category { request.category = category }
-        if let mcc { request.mcc = mcc }
-        if let amount, let (value, code) = PurchaseQueryParser.money(amount) {
-            request.amount = value
-            if let code { request.currency = code }
-        }
-        if let currency { request.currency = currency.uppercased() }
-        if online { request.online = true }
-
-        let keywords = KeywordCategoryResolver(categories: categories)
-        let resolver: any PurchaseCategoryResolver = compiled.categorizer.map {
-            DecisionTableCategoryResolver(categorizer: $0, keywords: keywords)
-        } ?? keywords
-        let advisor = CardAdvisor(table: RewardTable(ruleSet, categories: categories), resolver: resolver)
+        let request = PurchaseRequest(query: query, merchant: merchant, category: category, mcc: mcc, amount: amount,
+                                      currency: currency, online: online)
+        let advisor = CardAdvisor(rules: compiled)
         let purchase = advisor.resolve(request)
         let day = date.flatMap(LocalDate.init(iso:)) ?? Self.today()
         let ledger: Ledger?

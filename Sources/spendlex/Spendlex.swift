@@ -4,13 +4,13 @@ import SpendlexEngine
 import SpendlexRules
 
 @main
-struct Spendlex: ParsableCommand {
+struct Spendlex: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "spendlex",
         abstract: "Turn bank alerts and statements into clean transactions, with rules written in YAML.",
         version: "0.1.0",
         subcommands: [Parse.self, Check.self, Test.self, Explain.self, Suggest.self, Categorize.self, Export.self, Report.self,
-                      Recommend.self]
+                      Recommend.self, Serve.self, Keys.self]
     )
 }
 

@@ -241,11 +241,26 @@ public struct CardAdvisor: Sendable {
     }
 
     /// Spending on the card in this group's cap period: the ledger's totals that the group covers,
-    /// else what the wallet says.
+    /// else what the wallet says. A correction set by hand for a day of this period replaces
+    /// everything up to that day; the ledger's totals after it are added.
     func spentSoFar(_ group: RewardGroup, card: CardRules, walletCard: WalletCard, in window: CapPeriodWindow,
                     source: (any CardSpendingSource)?) throws -> Decimal {
+        if let correction = walletCard.spentCorrections[group.id.value],
+           let day = LocalDate(year: correction.asOf.year, month: correction.asOf.month, day: correction.asOf.day),
+           day >= window.start, day <= window.end {
+            guard let source, let last4 = walletCard.last4, let next = day.adding(days: 1), next <= window.end else {
+                return correction.amount
+            }
+            return correction.amount + (try ledgerSpent(group, last4: last4, from: next, in: window, source: source))
+        }
         guard let source, let last4 = walletCard.last4 else { return walletCard.spent[group.id.value]?.value ?? 0 }
-        let totals = try source.spending(last4: last4, from: window.start, through: window.end)
+        return try ledgerSpent(group, last4: last4, from: window.start, in: window, source: source)
+    }
+
+    /// The ledger's spending on the card from `start` to the window's end that the group covers.
+    private func ledgerSpent(_ group: RewardGroup, last4: String, from start: LocalDate, in window: CapPeriodWindow,
+                             source: any CardSpendingSource) throws -> Decimal {
+        let totals = try source.spending(last4: last4, from: start, through: window.end)
         return totals.reduce(Decimal(0)) { sum, total in
             if group.coversEverything { return sum + total.amount }
             let purchase = Purchase(merchant: total.merchant, category: total.category ?? "Uncategorized",

@@ -32,6 +32,9 @@ public struct WalletCard: Sendable {
     /// Spending so far in the current cap period, by reward group id (card currency); used when
     /// there is no ledger.
     public var spent: [String: Located<Decimal>] = [:]
+    /// Spending so far set by hand, by reward group id (the service's wallet corrections): in
+    /// the cap period that holds its day, it replaces the ledger's sum up to that day and `spent`.
+    public var spentCorrections: [String: SpendingCorrection] = [:]
 
     /// Creates a wallet card.
     public init(card: Located<String>) {
@@ -40,6 +43,20 @@ public struct WalletCard: Sendable {
 
     /// The nickname, else the last four, else the card id: how outputs name this card.
     public var label: String { nickname ?? last4.map { "…\($0)" } ?? card.value }
+}
+
+/// A user's figure for the spending so far in a reward group's cap period, as of a day.
+public struct SpendingCorrection: Sendable, Hashable {
+    /// The amount spent in the cap period up to and including `asOf`, card currency, exact.
+    public var amount: Decimal
+    /// The day the figure holds for.
+    public var asOf: LocalDay
+
+    /// A correction.
+    public init(amount: Decimal, asOf: LocalDay) {
+        self.amount = amount
+        self.asOf = asOf
+    }
 }
 
 /// A date without time, as wallet files write it.

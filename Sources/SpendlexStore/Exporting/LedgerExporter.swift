@@ -29,15 +29,8 @@ public struct LedgerExporter: Sendable {
     /// `transactions` (as `Ledger.transactions` returns them: ordered) in this format.
     public func export(_ transactions: [StoredTransaction]) -> Export {
         switch format {
-        case .csv:
-            let writer = TransactionWriter(format: .csv)
-            var text = writer.header
-            for t in transactions { text += writer.csvLine(t.transaction) }
-            return Export(text: text, written: transactions.count, leftOut: [])
-        case .jsonl:
-            var text = ""
-            for t in transactions { text += Self.jsonLine(t) }
-            return Export(text: text, written: transactions.count, leftOut: [])
+        case .csv, .jsonl:
+            return Export(text: header + rows(transactions), written: transactions.count, leftOut: [])
         case .beancount, .ledger:
             var entries: [JournalEntry] = []
             var leftOut: [JournalEntry.LeftOut] = []
@@ -50,6 +43,30 @@ public struct LedgerExporter: Sendable {
             let writer = JournalWriter(dialect: format == .beancount ? .beancount : .ledger)
             return Export(text: writer.journal(entries, leftOut: leftOut), written: entries.count,
                           leftOut: leftOut.map(\.description))
+        }
+    }
+
+    /// What a csv export starts with (its header line); nothing for the other formats.
+    public var header: String {
+        format == .csv ? TransactionWriter(format: .csv).header : ""
+    }
+
+    /// The rows of a csv or jsonl export without its header, so that an export can be written a
+    /// page of transactions at a time: `header`, then `rows` of each page. Empty for journals,
+    /// which are written whole by `export`.
+    public func rows(_ transactions: [StoredTransaction]) -> String {
+        switch format {
+        case .csv:
+            let writer = TransactionWriter(format: .csv)
+            var text = ""
+            for t in transactions { text += writer.csvLine(t.transaction) }
+            return text
+        case .jsonl:
+            var text = ""
+            for t in transactions { text += Self.jsonLine(t) }
+            return text
+        case .beancount, .ledger:
+            return ""
         }
     }
 

@@ -1,0 +1,175 @@
+import Foundation
+import SpendlexEngine
+import SpendlexMail
+import SpendlexRules
+import SpendlexStore
+
+/// What became of one posted message: a stored transaction, a duplicate of which one, or
+/// why it is no transaction (ignored by which rule, unmatched, an error with its reason).
+struct MessageResult: Encodable, Sendable {
+    /// `stored` (a new transaction), `duplicate`, `transaction` (parsed, not stored: `/parse`),
+    /// `ignored`, `unmatched` or `error`.
+    var status: String
+    /// The message's id in the ledger: the client's, or one derived from the message.
+    var messageID: String
+    /// The transaction, stored or parsed.
+    var transaction: TransactionBody?
+    /// For `duplicate`: the ledger id of the transaction this message repeats.
+    var duplicateOf: Int64?
+    /// The rule that decided: the parser, or the ignore rule.
+    var rule: String?
+    /// Why, in words.
+    var reason: String?
+    /// The text that was parsed, card numbers masked (`/parse` only, for rule authors).
+    var text: String?
+
+    enum CodingKeys: String, CodingKey {
+        case status, transaction, rule, reason, text
+        case messageID = "message_id", duplicateOf = "duplicate_of"
+    }
+
+    /// Every field, absent ones as null.
+    func encode(to encoder: any Encoder) throws {
+        // Ids and reasons can hold what a client sent (an email's Message-ID): card numbers masked.
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(status, forKey: .status)
+        try c.encode(CardNumberMasker.mask(messageID), forKey: .messageID)
+        try c.encode(transaction, forKey: .transaction)
+        try c.encode(duplicateOf, forKey: .duplicateOf)
+        try c.encode(rule, forKey: .rule)
+        try c.encode(reason.map(CardNumberMasker.mask), forKey: .reason)
+        if let text { try c.encode(CardNumberMasker.mask(text), forKey: .text) }
+    }
+}
+
+/// Parses posted messages with the live rules and, for `/messages`, stores them in the
+/// ledger with duplicate linking. The logic of `POST /messages` and `/parse`, without HTTP.
+struct MessageIntake: Sendable {
+    let rules: LiveRules
+    let ledger: Ledger
+    let mappings: CategoryMappingCache
+    let webhooks: WebhookNotifier?
+
+    init(rules: LiveRules, ledger: Ledger, mappings: CategoryMappingCache, webhooks: WebhookNotifier? = nil) {
+        self.rules = rules
+        self.ledger = ledger
+        self.mappings = mappings
+        self.webhooks = webhooks
+    }
+
+    /// Parses and categorizes a message; nothing is stored.
+    func parse(_ input: MessageInput) throws(APIError) -> MessageResult {
+        let (message, outcome) = try read(input)
+        var result = Self.result(of: outcome, messageID: message.id)
+        if let transaction = outcome.transaction {
+            result.status = "transaction"
+            result.transaction = TransactionBody(transaction)
+        }
+        result.text = CardNumberMasker.mask(message.text)
+        return result
+    }
+
+    /// Parses, categorizes and stores a message; a message already stored comes back as a
+    /// duplicate of the transaction it gave, and an alert about money already stored from
+    /// another alert (SMS and email of one purchase) as a duplicate of that transaction.
+    func ingest(_ input: MessageInput) throws(APIError) -> MessageResult {
+        let (message, outcome) = try read(input)
+        let stored: MessageStoreOutcome
+        do { stored = try ledger.store(MessageRecord(message, outcome: outcome)) } catch { throw APIError.storeFailed }
+        var result = Self.result(of: outcome, messageID: message.id)
+        switch stored {
+        case .transaction(let id):
+            guard let transaction = try fetch(id) else { throw APIError.storeFailed }
+            result.transaction = TransactionBody(transaction)
+            if let primary = transaction.duplicateOf {
+                result.status = "duplicate"
+                result.duplicateOf = primary
+                result.reason = transaction.duplicateReason
+            } else {
+                result.status = "stored"
+                // Richer than an alert stored before about the same money, it became the primary.
+                let linked: [Int64]
+                do { linked = try ledger.duplicates(of: id) } catch { throw APIError.storeFailed }
+                if !linked.isEmpty {
+                    result.reason = "stored as the primary of earlier alerts about the same money: transaction "
+                        + linked.map(String.init).joined(separator: ", ")
+                }
+                webhooks?.notify(TransactionBody(transaction))
+            }
+        case .alreadyStored(let status, let transactionID):
+            result.status = "duplicate"
+            result.rule = nil
+            if let transactionID, let transaction = try fetch(transactionID) {
+                result.transaction = TransactionBody(transaction)
+                result.duplicateOf = transaction.id
+                result.rule = transaction.rule
+                result.reason = "the same message is stored already, as transaction \(transaction.id)"
+            } else {
+                result.reason = "the same message is stored already (\(status.rawValue))"
+            }
+        case .recorded:
+            break
+        }
+        return result
+    }
+
+    private func fetch(_ id: Int64) throws(APIError) -> StoredTransaction? {
+        do { return try ledger.transaction(id: id) } catch { throw APIError.storeFailed }
+    }
+
+    /// The message of an input and what the live rules and the user's mappings make of it.
+    func read(_ input: MessageInput) throws(APIError) -> (Message, ParseOutcome) {
+        let (message, outcome) = try parsed(input)
+        do { return (message, try mappings.apply(to: outcome)) } catch { throw APIError.storeFailed }
+    }
+
+    private func parsed(_ input: MessageInput) throws(APIError) -> (Message, ParseOutcome) {
+        if let problem = input.problem() { throw APIError(.unprocessableContent, "invalid_message", problem) }
+        let worker = rules.current.engine.makeWorker()
+        if let raw = input.email { return try readEmail(raw, input: input, worker: worker) }
+        let text = input.text ?? ""
+        let channel = input.channel.flatMap(MessageChannel.init(rawValue:)) ?? .sms
+        // The id a batch run gives a message without one, so that the same SMS posted here
+        // and imported from a backup is one message.
+        let id = input.id ?? "sms:" + StableHash.hex(parts: [input.sender ?? "", text])
+        let message = Message(id: id, text: text, sender: input.sender, subject: input.subject,
+                              receivedAt: input.receivedAt.flatMap(parseTimestamp), channel: channel)
+        return (message, worker.parse(message))
+    }
+
+    /// A raw email: its headers give the sender, subject, date and id; its text/plain part is
+    /// parsed, and its HTML part's text when the plain part does not parse.
+    private func readEmail(_ raw: String, input: MessageInput, worker: RuleEngine.Worker) throws(APIError) -> (Message, ParseOutcome) {
+        let bytes = Array(raw.utf8)
+        let headers: EmailHeaders
+        do { headers = try MIMEDecoder.headers(of: bytes) } catch {
+            throw APIError(.unprocessableContent, "invalid_email", "not an email: \(error)")
+        }
+        let body = MIMEDecoder.body(of: bytes, headers: headers)
+        var message = Message(id: input.id ?? headers.messageID ?? "sha:" + StableHash.hex(bytes), text: body.text,
+                              sender: headers.fromAddress ?? input.sender, subject: headers.subject,
+                              receivedAt: headers.date ?? input.receivedAt.flatMap(parseTimestamp), channel: .email)
+        var outcome = worker.parse(message)
+        if outcome.transaction == nil, let html = body.html, html != message.text {
+            let plain = message.text
+            message.text = html
+            let second = worker.parse(message)
+            if second.transaction != nil { outcome = second } else { message.text = plain }
+        }
+        return (message, outcome)
+    }
+
+    static func result(of outcome: ParseOutcome, messageID: String) -> MessageResult {
+        switch outcome {
+        case .transaction(let t):
+            return MessageResult(status: "transaction", messageID: messageID, rule: t.rule)
+        case .ignored(let rule, _):
+            return MessageResult(status: "ignored", messageID: messageID, rule: rule, reason: outcome.reason)
+        case .unmatched:
+            return MessageResult(status: "unmatched", messageID: messageID, reason: outcome.reason)
+        case .failed(let rule, _, _), .matchLimit(let rule, _):
+            return MessageResult(status: "error", messageID: messageID, rule: rule,
+                                 reason: CardNumberMasker.mask(outcome.reason))
+        }
+    }
+}

@@ -1,0 +1,183 @@
+import Foundation
+import Hummingbird
+import Logging
+import ServiceLifecycle
+import SpendlexEngine
+import SpendlexRules
+import SpendlexStore
+
+/// How the service is set up: where it listens, its ledger, rules and wallet, its limits.
+public struct ServiceConfiguration: Sendable {
+    /// The address to bind: loopback unless told otherwise.
+    public var host: String
+    /// The TCP port; 0 picks a free one.
+    public var port: Int
+    /// The SQLite ledger (created if needed).
+    public var storePath: String
+    /// Rule files and folders: bank files, grammars, the categories file, card files.
+    public var rulePaths: [String]
+    /// The wallet file the card advisor starts from, if any.
+    public var walletPath: String?
+    /// The largest request body accepted, in bytes.
+    public var maxBodyBytes: Int
+    /// How often the rule files are checked for changes; nil: never (SIGHUP still reloads).
+    public var watchInterval: Duration?
+    /// The version `GET /` reports.
+    public var version: String
+    /// Where each new transaction is POSTed as JSON (webhooks); none by default.
+    public var webhookURLs: [String] = []
+    /// The wait before a failed webhook delivery is tried again; it doubles at each try.
+    public var webhookRetryDelay: Duration = .seconds(1)
+
+    /// A configuration; everything but the ledger has a default.
+    public init(host: String = "127.0.0.1", port: Int = 8001, storePath: String,
+                rulePaths: [String] = ["rules", "grammars"], walletPath: String? = nil, maxBodyBytes: Int = 1 << 20,
+                watchInterval: Duration? = .seconds(1), version: String = "0.1.0") {
+        self.host = host
+        self.port = port
+        self.storePath = storePath
+        self.rulePaths = rulePaths
+        self.walletPath = walletPath
+        self.maxBodyBytes = maxBodyBytes
+        self.watchInterval = watchInterval
+        self.version = version
+    }
+}
+
+/// Errors starting the service.
+public enum ServiceError: Error, CustomStringConvertible {
+    /// The rule files have errors: the service does not start on a broken set.
+    case rules(RuleLoadError)
+    /// The ledger could not be opened.
+    case store(path: String, reason: String)
+    /// The wallet file has errors (formatted diagnostics), or could not be imported.
+    case wallet(String)
+
+    /// What went wrong, in words.
+    public var description: String {
+        switch self {
+        case .rules(let error): "the rules have errors:\n\(error.formatted)"
+        case .store(let path, let reason): "cannot open the ledger \(path): \(reason)"
+        case .wallet(let reason): "the wallet file: \(reason)"
+        }
+    }
+}
+
+/// The HTTP service: Hummingbird 2 routes over the live rules, the ledger and the card advisor.
+public struct SpendlexService: Sendable {
+    /// How it is set up.
+    public let configuration: ServiceConfiguration
+    /// The ledger it stores into and serves from.
+    public let ledger: Ledger
+    /// The rules it parses with, reloaded while it runs.
+    public let rules: LiveRules
+    /// Its API keys.
+    public let keys: APIKeys
+    /// The user's category mappings, cached.
+    let mappings: CategoryMappingCache
+
+    /// Opens the ledger and compiles the rules; throws when either fails.
+    public init(configuration: ServiceConfiguration) throws(ServiceError) {
+        self.configuration = configuration
+        do { ledger = try Ledger(path: configuration.storePath) } catch {
+            throw .store(path: configuration.storePath, reason: "\(error)")
+        }
+        do { rules = try LiveRules(paths: configuration.rulePaths) } catch { throw .rules(error) }
+        keys = APIKeys(ledger: ledger)
+        mappings = CategoryMappingCache(ledger: ledger)
+        if let walletPath = configuration.walletPath { try importWallet(walletPath) }
+    }
+
+    /// Imports a wallet file (`spendlex recommend`'s) into the ledger's wallet when that has
+    /// no card yet: the file is where the wallet over HTTP starts. Its `spent` figures become
+    /// spending corrections as of today; its preferences are taken where none are stored.
+    private func importWallet(_ path: String) throws(ServiceError) {
+        let ruleSet = rules.current.engine.rules.rules
+        do {
+            guard try ledger.walletCards().isEmpty else { return }
+            let (loaded, diagnostics, source) = WalletFileReader.load(path: path, cards: ruleSet.cards,
+                                                                      programs: ruleSet.pointPrograms)
+            guard let loaded, !diagnostics.containsErrors else {
+                let sources = source.map { [path: $0] } ?? [:]
+                throw ServiceError.wallet(DiagnosticFormatter(sources: sources).format(diagnostics.sortedByLocation()))
+            }
+            for card in loaded.cards {
+                let record = try ledger.addWalletCard(WalletCardFields(
+                    card: card.card.value, last4: card.last4, nickname: card.nickname,
+                    anniversary: card.anniversary.map { String(format: "%04d-%02d-%02d", $0.year, $0.month, $0.day) },
+                    statementDay: card.statementDay, activated: card.activated))
+                if !card.spent.isEmpty {
+                    let asOf = today().description
+                    try ledger.setWalletSpending(card: record.id, card.spent.mapValues {
+                        WalletSpending(amount: $0.value, asOf: asOf)
+                    })
+                }
+            }
+            let stored = try ledger.preferences()
+            var preferences: [String: String?] = [:]
+            if stored[PreferencesBody.preferredProgramKey] == nil, let program = loaded.preferences.preferredProgram {
+                preferences[PreferencesBody.preferredProgramKey] = program
+            }
+            if stored[PreferencesBody.alertThresholdKey] == nil {
+                preferences[PreferencesBody.alertThresholdKey] = "\(loaded.preferences.alertThreshold)"
+            }
+            try ledger.setPreferences(preferences)
+        } catch let error as ServiceError {
+            throw error
+        } catch {
+            throw .wallet("cannot import \(path) into the ledger: \(error)")
+        }
+    }
+
+    /// The router with every route and the middleware (errors, body limit, API keys, request log),
+    /// and the routes it registered.
+    public func makeRouter() -> (router: Router<ServiceRequestContext>, routes: [RouteSpec]) {
+        makeRouter(webhooks: nil)
+    }
+
+    func makeRouter(webhooks: WebhookNotifier?) -> (router: Router<ServiceRequestContext>, routes: [RouteSpec]) {
+        let router = Router(context: ServiceRequestContext.self)
+        let table = RouteTable(router: router)
+        router.add(middleware: RequestLogMiddleware())
+        router.add(middleware: ErrorMiddleware(routes: table.known))
+        router.add(middleware: RequestLimitMiddleware(maxBodyBytes: configuration.maxBodyBytes))
+        router.add(middleware: APIKeyMiddleware(keys: keys))
+        addServiceRoutes(to: table)
+        addMessageRoutes(to: table, webhooks: webhooks)
+        addTransactionRoutes(to: table)
+        addCategoryRoutes(to: table)
+        addWalletRoutes(to: table)
+        addRuleRoutes(to: table)
+        return (router, table.routes)
+    }
+
+    /// The application: the router on the configured address, and the rule watcher.
+    public func makeApplication(logger: Logger, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in })
+        -> some ApplicationProtocol {
+        var services: [any Service] = [RuleWatcher(rules: rules, interval: configuration.watchInterval, logger: logger)]
+        var webhooks: WebhookNotifier?
+        if !configuration.webhookURLs.isEmpty {
+            let notifier = WebhookNotifier(urls: configuration.webhookURLs, retryDelay: configuration.webhookRetryDelay,
+                                           logger: logger)
+            services.append(notifier)
+            webhooks = notifier
+        }
+        return Application(
+            router: makeRouter(webhooks: webhooks).router,
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "spendlex"),
+            services: services,
+            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
+            logger: logger)
+    }
+
+    /// The names of the log levels `run(logLevel:)` takes.
+    public static let logLevels = Logger.Level.allCases.map(\.rawValue)
+
+    /// Runs until SIGINT or SIGTERM, logging to stderr at `logLevel` (`info` if unknown);
+    /// `onServerRunning` gets the port once the server listens.
+    public func run(logLevel: String, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        var logger = Logger(label: "spendlex") { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        try await makeApplication(logger: logger, onServerRunning: onServerRunning).runService()
+    }
+}

@@ -1,0 +1,77 @@
+import ArgumentParser
+import Foundation
+import SpendlexServer
+
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Serve the ledger, parsing and the card advisor over HTTP (JSON).",
+        discussion: """
+            Binds to loopback (127.0.0.1) unless --host says otherwise. Every route but /health needs an \
+            X-API-Key header with a key from `spendlex keys create`. The rules reload without a restart on \
+            SIGHUP and when a rule file changes; a set with errors is refused and the previous one keeps \
+            serving. The routes are described in openapi.yaml.
+            """
+    )
+
+    @Option(name: .long, help: ArgumentHelp("The SQLite ledger (created if needed).", valueName: "db"))
+    var store: String
+
+    @Option(name: .long, help: "The address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(name: .long, help: "The TCP port.")
+    var port = 8001
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Rule files or folders: bank files, grammars, categories, cards (repeat for several).", valueName: "path"))
+    var rules: [String] = ["rules", "grammars"]
+
+    @Option(name: .long, help: ArgumentHelp("The wallet file the card advisor starts from.", valueName: "file"))
+    var wallet: String?
+
+    @Option(name: .customLong("max-body"), help: ArgumentHelp("The largest request body accepted.", valueName: "bytes"))
+    var maxBody = 1 << 20
+
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
+    var logLevel = "info"
+
+    @Option(name: .long, help: ArgumentHelp(
+        "POST each new transaction as JSON to this URL, retried with backoff (repeat for several).", valueName: "url"))
+    var webhook: [String] = []
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+        for url in webhook where !(url.hasPrefix("http://") || url.hasPrefix("https://")) {
+            throw ValidationError("--webhook '\(url)' is not an http:// or https:// URL")
+        }
+        guard maxBody > 0 else { throw ValidationError("--max-body must be positive") }
+        guard SpendlexService.logLevels.contains(logLevel) else {
+            throw ValidationError("--log-level must be one of \(SpendlexService.logLevels.joined(separator: ", "))")
+        }
+    }
+
+    func run() async throws {
+        let service: SpendlexService
+        do {
+            var configuration = ServiceConfiguration(
+                host: host, port: port, storePath: store, rulePaths: rules, walletPath: wallet, maxBodyBytes: maxBody,
+                version: Spendlex.configuration.version)
+            configuration.webhookURLs = webhook
+            service = try SpendlexService(configuration: configuration)
+        } catch {
+            Stderr.write("error: \(error)\n")
+            if case .rules = error { throw ExitStatus.findings }
+            throw ExitStatus.badInput
+        }
+        let host = host
+        do {
+            try await service.run(logLevel: logLevel) { port in
+                Stderr.write("spendlex serving on http://\(host):\(port)\n")
+            }
+        } catch {
+            // The address taken, or the server failing while it ran.
+            Stderr.write("error: cannot serve on \(host):\(port): \(error)\n")
+            throw ExitStatus.internalError
+        }
+    }
+}

@@ -1,0 +1,187 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import SpendlexServer
+import SpendlexStore
+import Testing
+
+/// The ledger over HTTP: listing, editing, deleting, exporting, categories and mappings, reports.
+@Suite("ledger routes")
+struct LedgerRoutesTests {
+    static let metro = MessagesRouteTests.metroSMS
+    static let dinner = #"{"sender": "VM-HDFCBK", "text": "Spent Rs.10290 On HDFC Bank Card 0000 At EAZYDINE0000000 On 2026-05-02:22:26:01.Not You?"}"#
+
+    @Test("GET /transactions filters, pages newest first, and refuses bad parameters")
+    func list() async throws {
+        let test = try TestService()
+        let key = test.key
+        try await test.live { client in
+            _ = try await client.call(.post, "/messages", key: key, json: Self.metro)
+            _ = try await client.call(.post, "/messages", key: key, json: Self.dinner)
+            let all = try await client.call(.get, "/transactions?days=36500", key: key)
+            #expect(all["total"] as? Int == 2)
+            let merchants = (all["transactions"] as? [[String: Any]])?.map { $0["merchant"] as? String }
+            #expect(merchants == ["Pune Metro", "EAZYDINE0000000"])  // newest first
+            // The default window is the last 60 days: these are older.
+            #expect(try await client.call(.get, "/transactions", key: key)["total"] as? Int == 0)
+            #expect(try await client.call(.get, "/transactions?from=2026-05-01&to=2026-05-05", key: key)["total"] as? Int == 1)
+            #expect(try await client.call(.get, "/transactions?days=36500&category=Transport", key: key)["total"] as? Int == 1)
+            #expect(try await client.call(.get, "/transactions?days=36500&category=Uncategorized", key: key)["total"] as? Int == 1)
+            #expect(try await client.call(.get, "/transactions?days=36500&q=metro", key: key)["total"] as? Int == 1)
+            #expect(try await client.call(.get, "/transactions?days=36500&account=0000", key: key)["total"] as? Int == 1)
+            #expect(try await client.call(.get, "/transactions?days=36500&status=pending", key: key)["total"] as? Int == 0)
+            let page = try await client.call(.get, "/transactions?days=36500&limit=1", key: key)
+            #expect(page["next_offset"] as? Int == 1)
+            #expect((page["transactions"] as? [Any])?.count == 1)
+            let last = try await client.call(.get, "/transactions?days=36500&limit=1&offset=1", key: key)
+            #expect(last["next_offset"] is NSNull)
+            for bad in ["days=0", "limit=9999", "from=yesterday", "status=maybe", "from=2026-05-02&to=2026-05-01"] {
+                let reply = try await client.call(.get, "/transactions?\(bad)", key: key)
+                #expect(reply.status == .badRequest, "\(bad)")
+                #expect(reply.errorCode == "invalid_field", "\(bad)")
+            }
+        }
+    }
+
+    @Test("a user's category and note are kept over the rules when the ledger is categorized again")
+    func editKeptOverRules() async throws {
+        let test = try TestService()
+        let key = test.key
+        let ledger = test.service.ledger
+        try await test.live { client in
+            let stored = try await client.call(.post, "/messages", key: key, json: Self.dinner)
+            let id = try #require(stored.at("transaction", "id") as? Int)
+            let edited = try await client.call(.put, "/transactions/\(id)", key: key,
+                                               json: #"{"category": "Food & Dining", "subcategory": "Restaurants", "note": "team dinner"}"#)
+            #expect(edited.status == .ok, "\(edited.text)")
+            #expect(edited["category_source"] as? String == "user")
+            #expect(edited["note"] as? String == "team dinner")
+            let unknown = try await client.call(.put, "/transactions/\(id)", key: key, json: #"{"category": "Nope"}"#)
+            #expect(unknown.status == .unprocessableContent)
+            #expect(unknown.errorCode == "unknown_category")
+            #expect(try await client.call(.put, "/transactions/424242", key: key, json: #"{"note": "x"}"#).status == .notFound)
+
+            // Recategorizing everything by the rules leaves the user's choice alone.
+            let counts = try ledger.categorize(recompute: true) { _ in Ledger.StoredCategory(category: "Shopping", subcategory: nil) }
+            #expect(counts.keptByUser == 1)
+            let after = try await client.call(.get, "/transactions/\(id)", key: key)
+            #expect(after["category"] as? String == "Food & Dining")
+            #expect(after["subcategory"] as? String == "Restaurants")
+            // A note edit leaves the category; null removes the note.
+            let noteless = try await client.call(.put, "/transactions/\(id)", key: key, json: #"{"note": null}"#)
+            #expect(noteless["note"] is NSNull)
+            #expect(noteless["category"] as? String == "Food & Dining")
+        }
+    }
+
+    @Test("DELETE removes a transaction for good: posting its message again does not bring it back")
+    func delete() async throws {
+        let test = try TestService()
+        let key = test.key
+        try await test.live { client in
+            let stored = try await client.call(.post, "/messages", key: key, json: Self.dinner)
+            let id = try #require(stored.at("transaction", "id") as? Int)
+            #expect(try await client.call(.delete, "/transactions/\(id)", key: key).status == .noContent)
+            #expect(try await client.call(.get, "/transactions/\(id)", key: key).errorCode == "not_found")
+            #expect(try await client.call(.delete, "/transactions/\(id)", key: key).status == .notFound)
+            let again = try await client.call(.post, "/messages", key: key, json: Self.dinner)
+            #expect(again["status"] as? String == "duplicate")
+            #expect(again["transaction"] is NSNull)
+            #expect(try await client.call(.get, "/transactions?days=36500", key: key)["total"] as? Int == 0)
+        }
+    }
+
+    @Test("GET /transactions/export/csv is `spendlex export --format csv`")
+    func exportCSV() async throws {
+        let test = try TestService()
+        let key = test.key
+        let ledger = test.service.ledger
+        try await test.live { client in
+            _ = try await client.call(.post, "/messages", key: key, json: Self.metro)
+            _ = try await client.call(.post, "/messages", key: key, json: Self.dinner)
+            let reply = try await client.call(.get, "/transactions/export/csv", key: key)
+            #expect(reply.status == .ok)
+            let expected = LedgerExporter(format: .csv).export(try ledger.transactions()).text
+            #expect(reply.text == expected)
+            #expect(reply.text.hasPrefix("Ledger,Category,Subcategory,Currency,Price,"))
+            #expect(reply.text.split(separator: "\n").count == 3)
+            let ranged = try await client.call(.get, "/transactions/export/csv?from=2026-05-05", key: key)
+            #expect(ranged.text.split(separator: "\n").count == 2)
+        }
+    }
+
+    @Test("a user's merchant mapping is kept, categorizes new messages, and exports as YAML rows")
+    func mappings() async throws {
+        let test = try TestService()
+        let key = test.key
+        let ledger = test.service.ledger
+        try await test.live { client in
+            let categories = try await client.call(.get, "/categories", key: key)
+            let names = (categories["categories"] as? [[String: Any]])?.compactMap { $0["name"] as? String } ?? []
+            #expect(names.contains("Travel") && names.contains("Transport"))
+            let bad = try await client.call(.post, "/categories/mappings", key: key, json: #"{"merchant": "x", "category": "Nope"}"#)
+            #expect(bad.errorCode == "unknown_category")
+            let added = try await client.call(.post, "/categories/mappings", key: key,
+                                              json: #"{"merchant": "Eazydine0000000", "category": "Food & Dining", "subcategory": "Restaurants"}"#)
+            #expect(added.status == .created, "\(added.text)")
+            let stored = try await client.call(.post, "/messages", key: key, json: Self.dinner)
+            #expect(stored.at("transaction", "category") as? String == "Food & Dining")
+            #expect(stored.at("transaction", "subcategory") as? String == "Restaurants")
+            // Categorizing the ledger again (spendlex categorize --recompute) applies the mapping first.
+            let metro = try await client.call(.post, "/messages", key: key, json: Self.metro)
+            _ = try ledger.categorize(recompute: true) { _ in Ledger.StoredCategory(category: "Shopping", subcategory: nil) }
+            let id = try #require(stored.at("transaction", "id") as? Int)
+            #expect(try ledger.transaction(id: Int64(id))?.category == "Food & Dining")
+            let metroID = try #require(metro.at("transaction", "id") as? Int)
+            #expect(try ledger.transaction(id: Int64(metroID))?.category == "Shopping")
+            #expect(try ledger.mappingStatistics().contains { $0.row == "user-mapping.1" && $0.hits == 2 })
+            let listed = try await client.call(.get, "/categories/mappings", key: key)
+            #expect((listed["mappings"] as? [[String: Any]])?.first?["merchant"] as? String == "Eazydine0000000")
+            let yaml = try await client.call(.get, "/categories/mappings?format=yaml", key: key)
+            #expect(yaml.text.contains("- id: user-mapping.1\n  merchant: [\"Eazydine0000000\"]\n  category: \"Food & Dining\"\n  subcategory: \"Restaurants\"\n"))
+            // Removed: new messages from the merchant are categorized by the rules again.
+            #expect(try await client.call(.delete, "/categories/mappings/1", key: key).status == .noContent)
+            #expect(try await client.call(.delete, "/categories/mappings/1", key: key).status == .notFound)
+            let later = #"{"sender": "VM-HDFCBK", "text": "Spent Rs.99 On HDFC Bank Card 0000 At EAZYDINE0000000 On 2026-05-03:10:00:00.Not You?"}"#
+            let unmapped = try await client.call(.post, "/messages", key: key, json: later)
+            #expect(unmapped.at("transaction", "category") as? String == "Uncategorized", "\(unmapped.text)")
+        }
+    }
+
+    @Test("GET /reports/summary is the report of `spendlex report --format json`")
+    func summary() async throws {
+        let test = try TestService()
+        let key = test.key
+        let ledger = test.service.ledger
+        try await test.live { client in
+            _ = try await client.call(.post, "/messages", key: key, json: Self.metro)
+            _ = try await client.call(.post, "/messages", key: key, json: Self.dinner)
+            let reply = try await client.call(.get, "/reports/summary?period=month", key: key)
+            #expect(reply.status == .ok)
+            let expected = ReportFormat.json.render(LedgerReport(transactions: try ledger.transactions(), period: .month))
+            #expect(reply.text == expected)
+            #expect(reply["period"] as? String == "month")
+            #expect(try await client.call(.get, "/reports/summary?period=fortnight", key: key).errorCode == "invalid_field")
+        }
+    }
+}
+
+@Suite("category mappings in the ledger")
+struct CategoryMappingLedgerTests {
+    @Test("mappings match whole words in any case, the longest wins, and `categorize` applies them first")
+    func matching() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let ledger = try Ledger(path: folder.path("ledger.sqlite"))
+        let cafe = try ledger.addCategoryMapping(merchant: "Corner Cafe", category: "Food & Dining", subcategory: "Coffee")
+        let mappings = [cafe, CategoryMapping(id: 2, merchant: "Corner Cafe Books", category: "Shopping", subcategory: nil)]
+        #expect(mappings.mapping(for: "CORNER-CAFE #12")?.id == cafe.id)
+        #expect(mappings.mapping(for: "corner cafe books ltd")?.id == 2)
+        #expect(mappings.mapping(for: "Cornercafe") == nil)
+        #expect(mappings.mapping(for: nil) == nil)
+        // The same merchant again replaces the mapping.
+        let replaced = try ledger.addCategoryMapping(merchant: "corner  cafe", category: "Shopping", subcategory: nil)
+        #expect(replaced.id == cafe.id)
+        #expect(try ledger.categoryMappings().map(\.category) == ["Shopping"])
+    }
+}
