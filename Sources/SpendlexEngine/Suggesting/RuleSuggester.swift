@@ -72,7 +72,9 @@ public struct RuleSuggester {
             case .ignored(let rule, _):
                 notes.append("message \(message.id): ignored by \(rule); skipped")
                 continue
-            case .failed(let rule, _, _), .matchLimit(let rule, _) where !fallbackParsers.contains(rule):
+            // (`where` belongs to one pattern: written once, a fallback's failure was skipped too.)
+            case .failed(let rule, _, _) where !fallbackParsers.contains(rule),
+                 .matchLimit(let rule, _) where !fallbackParsers.contains(rule):
                 notes.append("message \(message.id): matched by \(rule), which fails on it (\(outcome.reason)); fix that parser instead")
                 continue
             case .unmatched, .failed, .matchLimit:

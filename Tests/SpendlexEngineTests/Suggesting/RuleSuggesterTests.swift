@@ -32,6 +32,26 @@ struct GeneralizationCase: Sendable, CustomTestStringConvertible {
 
 @Suite("Suggesting draft parsers")
 struct RuleSuggesterTests {
+    /// The bug: `case .failed(…), .matchLimit(…) where …` applied the condition to the second
+    /// pattern only, so a message on which a fallback parser failed was skipped ("fix that parser
+    /// instead") rather than drafted; the fallback's parsers are not the user's to fix.
+    @Test func aMessageTheFallbackFailsOnIsStillDrafted() throws {
+        let fallback = """
+            id: fb
+            fallback: true
+            parsers:
+              - id: fb.paid
+                direction: debit
+                pattern: 'paid (?<amount>[\\d.]+)'
+            """
+        let engine = compile(["grammars/common.yaml": commonGrammar, "fb.yaml": fallback]).0
+        let message = Message(id: "m1", text: "You paid 12.3.4 to ACME STORE, total €12.50", sender: "NEWBANK")
+        #expect(engine.makeWorker().parse(message).reason.contains("fb.paid"))
+        let suggestion = RuleSuggester(engine: engine).suggest([message])
+        #expect(!suggestion.notes.contains { $0.contains("fix that parser instead") }, "\(suggestion.notes)")
+        #expect(suggestion.parsers.count == 1)
+    }
+
     @Test(arguments: [
         GeneralizationCase(
             text: "You spent €12.50 at TESCO on 21/11/2026",
