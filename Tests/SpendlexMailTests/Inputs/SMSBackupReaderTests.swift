@@ -22,6 +22,26 @@ struct SMSBackupReaderTests {
         #expect(reader.bytesRead == reader.totalBytes)
     }
 
+    /// The bug: an element cut by a chunk boundary made the scanner search again from before
+    /// the bytes the refill kept, in stale memory; now and then that found a `<` there and the
+    /// element came out as `<s<sms>` ("not a message"). Every chunk size must read the same.
+    @Test func elementsAcrossChunkBoundariesReadTheSame() throws {
+        var xml = "<?xml version='1.0' encoding='UTF-8' standalone='yes' ?>\n<smses count=\"400\">\n"
+        for index in 0..<400 {
+            xml += "  <sms protocol=\"0\" address=\"VM-TBANK\" date=\"\(1_700_000_000_000 + index)\" type=\"1\" "
+                + "body=\"spent Rs.\(index) &lt;at&gt; SHOP\(index)&#10;bye\" read=\"1\" />\n"
+        }
+        xml += "</smses>\n"
+        let path = try Support.temporaryFile(Array(xml.utf8), name: "chunks.xml")
+        let whole = try Support.items(path).map { "\($0.offset) \(Support.kind($0))" }
+        #expect(whole.count == 400 && !whole.contains { !$0.hasSuffix("text") })
+        for chunkSize in [64, 65, 97, 128, 200, 257, 333, 512] {
+            let chunked = try Support.items(path, format: .smsBackupXML, chunkSize: chunkSize)
+            #expect(chunked.map { "\($0.offset) \(Support.kind($0))" } == whole, "chunk size \(chunkSize)")
+            #expect(Support.texts(chunked).map(\.text) == (0..<400).map { "spent Rs.\($0) <at> SHOP\($0)\nbye" })
+        }
+    }
+
     @Test func smsFieldsAndEntitiesDecode() throws {
         let path = Support.fixture("sms-backup.xml")
         let file = try Support.fixtureBytes("sms-backup.xml")

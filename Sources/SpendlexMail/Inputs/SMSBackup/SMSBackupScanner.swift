@@ -57,6 +57,10 @@ final class SMSBackupScanner: InputItemSource {
             switch examine(at: tag) {
             case .needMore:
                 if stream.endOffset - tag > recordLimit { return skipOversized(at: tag) }
+                // The fill drops the bytes before `tag`; searching again from an earlier
+                // `position` read stale memory before the buffer (an element across a 1 MiB
+                // boundary came out as "<s<sms>", 4 in a million-message backup).
+                position = tag
                 if !stream.fill(keepingFrom: tag) { return truncated(inside: tag) }
             case .skip(let next):
                 position = next
