@@ -355,8 +355,7 @@ public struct BatchParser: Sendable {
                               fallback: Bool, worker: RuleEngine.Worker, into result: inout BatchResult) {
         // HTML parts are converted only when the plain text is missing or does not parse.
         let decoded = MIMEDecoder.bodyPreferringPlain(of: email.bytes, headers: headers)
-        var body = decoded.body
-        var message = Message(id: headers.messageID ?? "sha:" + StableHash.hex(email.bytes), text: body.text,
+        let message = Message(id: headers.messageID ?? "sha:" + StableHash.hex(email.bytes), text: decoded.body.text,
                               sender: from, subject: headers.subject, receivedAt: headers.date,
                               channel: .email, file: email.file, offset: email.offset)
         if senderBanks.isEmpty && !fallback && !options.decodeAllSenders {
@@ -379,28 +378,11 @@ public struct BatchParser: Sendable {
             }
             return
         }
-        var outcome = worker.parse(message, senderBanks: senderBanks)
-        // The plain part may be a stub ("view this mail in a browser"), or read only by the
-        // fallback: try the HTML text too, and keep what a bank's own parser reads there.
-        let onlyFallback = outcome.transaction?.confidenceParts.contains(.fallbackParser) == true
-        var unmatched = false
-        if case .unmatched = outcome { unmatched = true }
-        if unmatched || onlyFallback {
-            if decoded.htmlSkipped { body = MIMEDecoder.body(of: email.bytes, headers: headers) }
-            let plain = message.text
-            if let html = body.html, html != plain {
-                message.text = html
-                let second = worker.parse(message, senderBanks: senderBanks)
-                if let transaction = second.transaction,
-                   !onlyFallback || !transaction.confidenceParts.contains(.fallbackParser) {
-                    outcome = second
-                } else if onlyFallback {
-                    message.text = plain  // the transaction kept was read from the plain text
-                }
-            }
+        let read = EmailParsing.parse(email.bytes, headers: headers, decoded: decoded, message: message) {
+            worker.parse($0, senderBanks: senderBanks)
         }
-        result.account(outcome, message: message, writer: writer, worker: worker, options: options,
-                       mimeProblems: body.problems)
+        result.account(read.outcome, message: read.message, writer: writer, worker: worker, options: options,
+                       mimeProblems: read.body.problems)
     }
 }
 

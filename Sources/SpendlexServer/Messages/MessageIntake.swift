@@ -137,26 +137,20 @@ struct MessageIntake: Sendable {
         return (message, worker.parse(message))
     }
 
-    /// A raw email: its headers give the sender, subject, date and id; its text/plain part is
-    /// parsed, and its HTML part's text when the plain part does not parse.
+    /// A raw email: its headers give the sender, subject, date and id; its text is parsed as a
+    /// batch run parses it (`EmailParsing`: the plain part, then the HTML part's when needed).
     private func readEmail(_ raw: String, input: MessageInput, worker: RuleEngine.Worker) throws(APIError) -> (Message, ParseOutcome) {
         let bytes = Array(raw.utf8)
         let headers: EmailHeaders
         do { headers = try MIMEDecoder.headers(of: bytes) } catch {
             throw APIError(.unprocessableContent, "invalid_email", "not an email: \(error)")
         }
-        let body = MIMEDecoder.body(of: bytes, headers: headers)
-        var message = Message(id: input.id ?? headers.messageID ?? "sha:" + StableHash.hex(bytes), text: body.text,
+        let decoded = MIMEDecoder.bodyPreferringPlain(of: bytes, headers: headers)
+        let message = Message(id: input.id ?? headers.messageID ?? "sha:" + StableHash.hex(bytes), text: decoded.body.text,
                               sender: headers.fromAddress ?? input.sender, subject: headers.subject,
                               receivedAt: headers.date ?? input.receivedAt.flatMap(parseTimestamp), channel: .email)
-        var outcome = worker.parse(message)
-        if outcome.transaction == nil, let html = body.html, html != message.text {
-            let plain = message.text
-            message.text = html
-            let second = worker.parse(message)
-            if second.transaction != nil { outcome = second } else { message.text = plain }
-        }
-        return (message, outcome)
+        let read = EmailParsing.parse(bytes, headers: headers, decoded: decoded, message: message) { worker.parse($0) }
+        return (read.message, read.outcome)
     }
 
     static func result(of outcome: ParseOutcome, messageID: String) -> MessageResult {
