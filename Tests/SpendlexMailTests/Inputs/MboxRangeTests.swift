@@ -47,6 +47,16 @@ struct MboxRangeTests {
         }
     }
 
+    /// Blank lines longer than the first range before the first From_ line: the message belongs
+    /// to the range it starts in, and is read once.
+    @Test func leadingBlankLinesLongerThanARange() throws {
+        let text = String(repeating: "\n", count: 50) + "From a@b.c Mon Jan  1 00:00:00 2024\nSubject: x\n\nbody\n"
+        let path = try Support.temporaryFile(Array(text.utf8), name: "blank-start.mbox")
+        let sequential = Self.summary(try Support.items(path, format: .mbox))
+        #expect(sequential.count == 1)
+        #expect(Self.summary(try Self.ranged(path, size: text.utf8.count, rangeSize: 16)) == sequential)
+    }
+
     /// Text before the first From_ line is reported once, by the first range only.
     @Test func preambleBelongsToTheFirstRange() throws {
         let text = "not an mbox line\nstill not\nFrom a@b.c Mon Jan  1 00:00:00 2024\nSubject: x\n\nbody\n"

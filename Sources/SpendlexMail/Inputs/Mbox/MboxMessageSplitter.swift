@@ -82,9 +82,10 @@ final class MboxMessageSplitter: InputItemSource {
             } else if let preamble = start() {
                 return preamble
             }
-            return phase == .messages ? nextMessage() : finish()
+            return phase == .messages ? next() : finish()
         case .messages:
-            // A message starting past the owned range belongs to the next range's reader.
+            // A message starting past the owned range belongs to the next range's reader (also
+            // the first message of the file, after more blank lines than the first range holds).
             if let owned, recordStart >= owned.upperBound {
                 phase = .done
                 return finish()
