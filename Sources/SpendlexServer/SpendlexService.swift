@@ -104,12 +104,11 @@ public struct SpendlexService: Sendable {
             for card in loaded.cards {
                 let record = try ledger.addWalletCard(WalletCardFields(
                     card: card.card.value, last4: card.last4, nickname: card.nickname,
-                    anniversary: card.anniversary.map { String(format: "%04d-%02d-%02d", $0.year, $0.month, $0.day) },
+                    anniversary: card.anniversary?.description,
                     statementDay: card.statementDay, activated: card.activated))
-                if !card.spent.isEmpty {
-                    let asOf = today().description
+                if !card.spent.isEmpty, let asOf = LocalDay(iso: today().description) {
                     try ledger.setWalletSpending(card: record.id, card.spent.mapValues {
-                        WalletSpending(amount: $0.value, asOf: asOf)
+                        SpendingCorrection(amount: $0.value, asOf: asOf)
                     })
                 }
             }

@@ -59,8 +59,8 @@ public struct SpendingCorrection: Sendable, Hashable {
     }
 }
 
-/// A date without time, as wallet files write it.
-public struct LocalDay: Sendable, Hashable {
+/// A date without time, as wallet files write it; `description` is `YYYY-MM-DD`.
+public struct LocalDay: Sendable, Hashable, CustomStringConvertible {
     /// Year.
     public let year: Int
     /// Month, 1...12.
@@ -82,6 +82,9 @@ public struct LocalDay: Sendable, Hashable {
               (1...12).contains(month), (1...31).contains(day) else { return nil }
         self.init(year: year, month: month, day: day)
     }
+
+    /// `YYYY-MM-DD`.
+    public var description: String { String(format: "%04d-%02d-%02d", year, month, day) }
 }
 
 /// The user's preferences for recommendations.

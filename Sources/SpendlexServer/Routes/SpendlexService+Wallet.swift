@@ -39,14 +39,14 @@ extension SpendlexService {
                 let as_of: String?
             }
             let input = try await request.decodeJSON(Input.self, context: context)
-            let asOf = input.as_of ?? today().description
-            guard LocalDate(iso: asOf) != nil else {
+            let text = input.as_of ?? today().description
+            guard LocalDate(iso: text) != nil, let asOf = LocalDay(iso: text) else {
                 throw APIError(.unprocessableContent, "invalid_spending", "as_of must be a day such as 2026-05-02")
             }
             let record = try card(id, in: ledger)
             let groups = Set(rules.current.engine.rules.rules.cards.first { $0.id.value == record.fields.card }?
                 .rewards.map(\.id.value) ?? [])
-            var spent: [String: WalletSpending] = [:]
+            var spent: [String: SpendingCorrection] = [:]
             for (group, text) in input.spent {
                 guard groups.contains(group) else {
                     throw APIError(.unprocessableContent, "invalid_spending",
@@ -55,7 +55,7 @@ extension SpendlexService {
                 guard let amount = exactDecimal(text), amount >= 0 else {
                     throw APIError(.unprocessableContent, "invalid_spending", "spent.\(group) must be a decimal string such as \"450.00\"")
                 }
-                spent[group] = WalletSpending(amount: amount, asOf: asOf)
+                spent[group] = SpendingCorrection(amount: amount, asOf: asOf)
             }
             guard try stored({ try ledger.setWalletSpending(card: id, spent) }) else { throw APIError.notFound("no wallet card \(id)") }
             return try JSONResponse.make(WalletCardBody(record: try card(id, in: ledger)))

@@ -59,7 +59,7 @@ struct WalletCardBody: Encodable {
         try c.encode(record.fields.statementDay, forKey: .statementDay)
         try c.encode(record.fields.activated, forKey: .activated)
         try c.encode(record.spent.mapValues { "\($0.amount)" }, forKey: .spent)
-        try c.encode(record.spent.mapValues(\.asOf), forKey: .spentAsOf)
+        try c.encode(record.spent.mapValues(\.asOf.description), forKey: .spentAsOf)
     }
 }
 
@@ -117,9 +117,7 @@ func advisorWallet(cards: [WalletCardRecord], preferences: [String: String]) -> 
         card.anniversary = record.fields.anniversary.flatMap(LocalDay.init(iso:))
         card.statementDay = record.fields.statementDay
         card.activated = record.fields.activated
-        card.spentCorrections = record.spent.compactMapValues { figure in
-            LocalDay(iso: figure.asOf).map { SpendingCorrection(amount: figure.amount, asOf: $0) }
-        }
+        card.spentCorrections = record.spent
         return card
     }
     wallet.preferences.preferredProgram = preferences[PreferencesBody.preferredProgramKey]

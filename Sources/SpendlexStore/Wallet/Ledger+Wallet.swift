@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SpendlexRules
 
 /// A card of the user's wallet as the ledger keeps it (for the HTTP service's wallet).
 public struct WalletCardRecord: Sendable, Equatable {
@@ -8,21 +9,7 @@ public struct WalletCardRecord: Sendable, Equatable {
     /// What the card is: its card file's id, and how the user knows it.
     public var fields: WalletCardFields
     /// Spending so far set by hand, by reward group id: wins over the ledger's sums up to its day.
-    public var spent: [String: WalletSpending]
-}
-
-/// A user's figure for a card's spending so far in a reward group's cap period.
-public struct WalletSpending: Sendable, Equatable {
-    /// The amount, card currency, exact.
-    public var amount: Decimal
-    /// The day it holds for, YYYY-MM-DD.
-    public var asOf: String
-
-    /// A figure as of a day.
-    public init(amount: Decimal, asOf: String) {
-        self.amount = amount
-        self.asOf = asOf
-    }
+    public var spent: [String: SpendingCorrection]
 }
 
 /// The fields of a wallet card a user sets.
@@ -57,10 +44,10 @@ extension Ledger {
     public func walletCards() throws -> [WalletCardRecord] {
         try pool.read { db in
             let spending = try Row.fetchAll(db, sql: "SELECT card_id, reward_group, amount, as_of FROM wallet_spending")
-            var spent: [Int64: [String: WalletSpending]] = [:]
+            var spent: [Int64: [String: SpendingCorrection]] = [:]
             for row in spending {
-                guard let amount = Self.exactDecimal(row["amount"]) else { continue }
-                spent[row["card_id"], default: [:]][row["reward_group"]] = WalletSpending(amount: amount, asOf: row["as_of"])
+                guard let amount = Self.exactDecimal(row["amount"]), let day = LocalDay(iso: row["as_of"]) else { continue }
+                spent[row["card_id"], default: [:]][row["reward_group"]] = SpendingCorrection(amount: amount, asOf: day)
             }
             return try Row.fetchAll(db, sql: """
                 SELECT id, card, last4, nickname, anniversary, statement_day, activated FROM wallet_cards ORDER BY id
@@ -116,7 +103,7 @@ extension Ledger {
     /// (an empty dictionary clears them, and the ledger's sums count again). False when there
     /// is no such card.
     @discardableResult
-    public func setWalletSpending(card id: Int64, _ spent: [String: WalletSpending]) throws -> Bool {
+    public func setWalletSpending(card id: Int64, _ spent: [String: SpendingCorrection]) throws -> Bool {
         try pool.write { db in
             guard try Int.fetchOne(db, sql: "SELECT count(*) FROM wallet_cards WHERE id = ?", arguments: [id]) == 1 else {
                 return false
@@ -126,7 +113,7 @@ extension Ledger {
             for (group, figure) in spent.sorted(by: { $0.key < $1.key }) {
                 try db.execute(sql: """
                     INSERT INTO wallet_spending (card_id, reward_group, amount, as_of, updated_at) VALUES (?, ?, ?, ?, ?)
-                    """, arguments: [id, group, "\(figure.amount)", figure.asOf, now])
+                    """, arguments: [id, group, "\(figure.amount)", figure.asOf.description, now])
             }
             return true
         }
