@@ -231,20 +231,18 @@ public struct BatchParser: Sendable {
                         status: .error, reason: reason))
                 }
             }
+            let route = email.route ?? self.route(headers, router: router)
             // The id a ledger knows the message by; without a Message-ID, a hash of its bytes
             // (computed only when a ledger is involved; `route` keeps the body for it then).
-            let id = headers.messageID
+            let id = route.messageID
                 ?? (recording || !options.skipMessageIDs.isEmpty ? "sha:" + StableHash.hex(email.bytes) : nil)
             if let id, options.skipMessageIDs.contains(id) { return WorkItem(kind: .settled(.skipped)) }
-            let route = email.route ?? self.route(headers, router: router)
             if !route.parsesBody {
                 return settled(.notFromBank, MessageRecord(
                     id: id ?? "", file: email.file, offset: email.offset, channel: .email, sender: route.from,
                     receivedAt: headers.date, status: .ignored, reason: "not from a bank sender"))
             }
-            return WorkItem(kind: .email(email, headers, from: route.from, senderBanks: route.senderBanks,
-                                         fallback: route.fallback),
-                            size: email.bytes.count)
+            return WorkItem(kind: .email(email, headers, route), size: email.bytes.count)
         case .text(let record):
             let message = Message(id: record.id ?? "sms:" + StableHash.hex(parts: [record.sender ?? "", record.text]),
                                   text: record.text, sender: record.sender, receivedAt: record.receivedAt,
@@ -287,8 +285,8 @@ public struct BatchParser: Sendable {
         let skipped = messageID.map(options.skipMessageIDs.contains) ?? false
         // Without a Message-ID, a ledger knows the message by a hash of all its bytes.
         let hashed = messageID == nil && (options.recordMessages || !options.skipMessageIDs.isEmpty)
-        return EmailRoute(from: from, senderBanks: senderBanks, fallback: fallback, parsesBody: parses,
-                          wantsBody: !skipped && (parses || hashed))
+        return EmailRoute(from: from, messageID: messageID, senderBanks: senderBanks, fallback: fallback,
+                          parsesBody: parses, wantsBody: !skipped && (parses || hashed))
     }
 
     // MARK: - Worker threads
@@ -345,20 +343,19 @@ public struct BatchParser: Sendable {
             if let record = item.record { result.records.append(record) }
         case .message(let message):
             result.account(worker.parse(message), message: message, writer: writer, worker: worker, options: options)
-        case .email(let email, let headers, let from, let senderBanks, let fallback):
-            processEmail(email, headers: headers, from: from, senderBanks: senderBanks, fallback: fallback,
-                         worker: worker, into: &result)
+        case .email(let email, let headers, let route):
+            processEmail(email, headers: headers, route: route, worker: worker, into: &result)
         }
     }
 
-    private func processEmail(_ email: RawEmail, headers: EmailHeaders, from: String?, senderBanks: [Int],
-                              fallback: Bool, worker: RuleEngine.Worker, into result: inout BatchResult) {
+    private func processEmail(_ email: RawEmail, headers: EmailHeaders, route: EmailRoute, worker: RuleEngine.Worker,
+                              into result: inout BatchResult) {
         // HTML parts are converted only when the plain text is missing or does not parse.
         let decoded = MIMEDecoder.bodyPreferringPlain(of: email.bytes, headers: headers)
-        let message = Message(id: headers.messageID ?? "sha:" + StableHash.hex(email.bytes), text: decoded.body.text,
-                              sender: from, subject: headers.subject, receivedAt: headers.date,
+        let message = Message(id: route.messageID ?? "sha:" + StableHash.hex(email.bytes), text: decoded.body.text,
+                              sender: route.from, subject: headers.subject, receivedAt: headers.date,
                               channel: .email, file: email.file, offset: email.offset)
-        if senderBanks.isEmpty && !fallback && !options.decodeAllSenders {
+        if route.senderBanks.isEmpty && !route.fallback && !options.decodeAllSenders {
             // Decoded only to report likely transactions that no bank file covers.
             if worker.looksLikeTransaction(message.text) {
                 let reason = "looks like a transaction; the sender is in no bank's senders"
@@ -379,7 +376,7 @@ public struct BatchParser: Sendable {
             return
         }
         let read = EmailParsing.parse(email.bytes, headers: headers, decoded: decoded, message: message) {
-            worker.parse($0, senderBanks: senderBanks)
+            worker.parse($0, senderBanks: route.senderBanks)
         }
         result.account(read.outcome, message: read.message, writer: writer, worker: worker, options: options,
                        mimeProblems: read.body.problems)
@@ -398,10 +395,8 @@ enum BatchWork: Sendable {
 struct WorkItem: Sendable {
     enum Kind: Sendable {
         case message(Message)
-        /// `from` is the headers' `fromAddress` and `senderBanks` the banks whose senders name it
-        /// (none: not from a bank), both found once on the reading thread for routing; `fallback`:
-        /// from no bank, but with a subject a fallback file reads.
-        case email(RawEmail, EmailHeaders, from: String?, senderBanks: [Int], fallback: Bool)
+        /// An email routed by its headers (once, on the reading thread or in place by the reader).
+        case email(RawEmail, EmailHeaders, EmailRoute)
         case settled(Settled)
         /// An SMS record or JSON line, made into a message on the worker thread.
         case undecoded(InputItem)

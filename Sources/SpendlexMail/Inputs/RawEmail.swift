@@ -47,6 +47,8 @@ public struct RawEmail: Sendable {
 public struct EmailRoute: Sendable {
     /// The `From` address, as routing read it.
     public var from: String?
+    /// The Message-ID, as routing read it (to skip messages a ledger knows); read once.
+    public var messageID: String?
     /// The banks whose `senders` name the address (indexes into the compiled rule set).
     public var senderBanks: [Int]
     /// From no bank, but with a subject that a fallback file reads.
@@ -59,8 +61,10 @@ public struct EmailRoute: Sendable {
     public var wantsBody: Bool
 
     /// Makes a route.
-    public init(from: String?, senderBanks: [Int], fallback: Bool, parsesBody: Bool, wantsBody: Bool) {
+    public init(from: String?, messageID: String?, senderBanks: [Int], fallback: Bool, parsesBody: Bool,
+                wantsBody: Bool) {
         self.from = from
+        self.messageID = messageID
         self.senderBanks = senderBanks
         self.fallback = fallback
         self.parsesBody = parsesBody

@@ -25,7 +25,7 @@ struct MboxRoutingTests {
     /// Wants bodies from the bank only.
     static func route(_ headers: EmailHeaders) -> EmailRoute {
         let bank = headers.fromAddress == "alerts@bank.example"
-        return EmailRoute(from: headers.fromAddress, senderBanks: bank ? [0] : [], fallback: false, parsesBody: bank,
+        return EmailRoute(from: headers.fromAddress, messageID: headers.messageID, senderBanks: bank ? [0] : [], fallback: false, parsesBody: bank,
                           wantsBody: bank)
     }
 
