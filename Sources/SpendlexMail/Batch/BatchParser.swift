@@ -202,15 +202,15 @@ public struct BatchParser: Sendable {
     /// JSON on this thread made it the bottleneck of a JSON Lines file (2 jobs no faster than 1).
     private func prepare(_ item: InputItem, router: RuleEngine.Worker) -> WorkItem {
         switch item {
-        case .text(let record): WorkItem(kind: .undecoded(item), size: record.text.utf8.count)
-        case .jsonLine(let bytes, _, _): WorkItem(kind: .undecoded(item), size: bytes.count)
-        default: decode(item, router: router)
+        case .text(let record): WorkItem(kind: .unprepared(item), size: record.text.utf8.count)
+        case .jsonLine(let bytes, _, _): WorkItem(kind: .unprepared(item), size: bytes.count)
+        default: workItem(for: item, router: router)
         }
     }
 
     /// An input item made into work: a message to parse, an email routed by its headers, or
     /// an outcome settled already (skipped, malformed, not from a bank).
-    private func decode(_ item: InputItem, router: RuleEngine.Worker) -> WorkItem {
+    private func workItem(for item: InputItem, router: RuleEngine.Worker) -> WorkItem {
         let recording = options.recordMessages
         /// A message settled here, with its record when a ledger wants one.
         func settled(_ outcome: WorkItem.Settled, _ record: @autoclosure () -> MessageRecord) -> WorkItem {
@@ -336,8 +336,8 @@ public struct BatchParser: Sendable {
 
     private func handle(_ item: WorkItem, worker: RuleEngine.Worker, into result: inout BatchResult) {
         switch item.kind {
-        case .undecoded(let input):
-            handle(decode(input, router: worker), worker: worker, into: &result)
+        case .unprepared(let input):
+            handle(workItem(for: input, router: worker), worker: worker, into: &result)
         case .settled(let settled):
             result.settle(settled)
             if let record = item.record { result.records.append(record) }
@@ -399,7 +399,7 @@ struct WorkItem: Sendable {
         case email(RawEmail, EmailHeaders, EmailRoute)
         case settled(Settled)
         /// An SMS record or JSON line, made into a message on the worker thread.
-        case undecoded(InputItem)
+        case unprepared(InputItem)
     }
 
     /// Outcomes decided without a worker.
