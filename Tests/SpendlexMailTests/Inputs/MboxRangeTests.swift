@@ -1,4 +1,5 @@
 import Foundation
+import SpendlexEngine
 import Testing
 @testable import SpendlexMail
 
@@ -13,7 +14,7 @@ struct MboxRangeTests {
     static func summary(_ items: [InputItem]) -> [String] {
         items.map { item in
             var line = "\(Support.kind(item)) @\(item.offset)"
-            if case .email(let email) = item { line += " \(email.bytes.count) \(StableHashForTests.of(email.bytes))" }
+            if case .email(let email) = item { line += " \(email.bytes.count) \(StableHash.hex(email.bytes))" }
             if let reason = Support.reason(item) { line += " \(reason)" }
             return line
         }
@@ -63,12 +64,5 @@ struct MboxRangeTests {
         let path = try Support.temporaryFile(Array(text.utf8), name: "preamble.mbox")
         let items = try Self.ranged(path, size: text.utf8.count, rangeSize: 20)
         #expect(items.map(Support.kind) == ["malformed", "email"])
-    }
-}
-
-/// A content hash for comparing message bytes in test output.
-enum StableHashForTests {
-    static func of(_ bytes: [UInt8]) -> UInt64 {
-        bytes.reduce(14_695_981_039_346_656_037) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 }
     }
 }
