@@ -37,4 +37,11 @@ public struct Message: Sendable {
         self.file = file
         self.offset = offset
     }
+
+    /// The id of a text message that has none of its own: a hash of its sender and text, the
+    /// same whether it is read from a backup or posted to the service, so that one SMS is one
+    /// message in a ledger.
+    public static func textID(sender: String?, text: String) -> String {
+        "sms:" + StableHash.hex(parts: [sender ?? "", text])
+    }
 }

@@ -244,7 +244,7 @@ public struct BatchParser: Sendable {
             }
             return WorkItem(kind: .email(email, headers, route), size: email.bytes.count)
         case .text(let record):
-            let message = Message(id: record.id ?? "sms:" + StableHash.hex(parts: [record.sender ?? "", record.text]),
+            let message = Message(id: record.id ?? Message.textID(sender: record.sender, text: record.text),
                                   text: record.text, sender: record.sender, receivedAt: record.receivedAt,
                                   channel: MessageChannel(rawValue: record.channel) ?? .sms,
                                   file: record.file, offset: record.offset)

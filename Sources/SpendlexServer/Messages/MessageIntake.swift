@@ -129,9 +129,7 @@ struct MessageIntake: Sendable {
         if let raw = input.email { return try readEmail(raw, input: input, worker: worker) }
         let text = input.text ?? ""
         let channel = input.channel.flatMap(MessageChannel.init(rawValue:)) ?? .sms
-        // The id a batch run gives a message without one, so that the same SMS posted here
-        // and imported from a backup is one message.
-        let id = input.id ?? "sms:" + StableHash.hex(parts: [input.sender ?? "", text])
+        let id = input.id ?? Message.textID(sender: input.sender, text: text)
         let message = Message(id: id, text: text, sender: input.sender, subject: input.subject,
                               receivedAt: input.receivedAt.flatMap(parseTimestamp), channel: channel)
         return (message, worker.parse(message))
