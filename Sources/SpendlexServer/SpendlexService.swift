@@ -22,6 +22,8 @@ public struct ServiceConfiguration: Sendable {
     public var maxBodyBytes: Int
     /// How often the rule files are checked for changes; nil: never (SIGHUP still reloads).
     public var watchInterval: Duration?
+    /// What else reloads the rules; nil: SIGHUP (tests give each service its own source).
+    public var reloadRequests: ReloadRequests?
     /// The version `GET /` reports.
     public var version: String
     /// Where each new transaction is POSTed as JSON (webhooks); none by default.
@@ -153,7 +155,8 @@ public struct SpendlexService: Sendable {
     /// The application: the router on the configured address, and the rule watcher.
     public func makeApplication(logger: Logger, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in })
         -> some ApplicationProtocol {
-        var services: [any Service] = [RuleWatcher(rules: rules, interval: configuration.watchInterval, logger: logger)]
+        var services: [any Service] = [RuleWatcher(rules: rules, interval: configuration.watchInterval,
+                                                  requests: configuration.reloadRequests ?? .hangup, logger: logger)]
         var webhooks: WebhookNotifier?
         if !configuration.webhookURLs.isEmpty {
             let notifier = WebhookNotifier(urls: configuration.webhookURLs, retryDelay: configuration.webhookRetryDelay,

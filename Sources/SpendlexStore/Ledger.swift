@@ -18,10 +18,21 @@ public final class Ledger: Sendable {
     /// never deleted, so an id once known stays right.
     private let accountIDs = Mutex<[String: Int64]>([:])
 
+    /// How long a write waits for another process's write (a `parse --store` beside the
+    /// service, two runs on one ledger) before it fails, by default.
+    public static let defaultBusyTimeout: TimeInterval = 60
+
     /// Opens (creating if needed) the ledger at `path` and brings its schema up to date.
-    public init(path: String, duplicates: DuplicatePolicy = DuplicatePolicy()) throws {
+    /// A new ledger is readable by its owner only (SQLite gives its WAL the same mode); a
+    /// write waits up to `busyTimeout` seconds while another connection writes.
+    public init(path: String, duplicates: DuplicatePolicy = DuplicatePolicy(),
+                busyTimeout: TimeInterval = Ledger.defaultBusyTimeout) throws {
+        try Self.createPrivately(path)
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
+        // Writers in other processes are waited for, not failed: GRDB opens every write with
+        // BEGIN IMMEDIATE, so the wait happens at the start and a snapshot never goes stale.
+        configuration.busyMode = .timeout(busyTimeout)
         // WAL with synchronous=NORMAL: a crash or kill -9 still leaves a consistent database
         // (the last batches may need writing again, which a re-run does); FULL made every
         // batch wait for an fsync, 20 times slower on the reference corpus.
@@ -33,6 +44,18 @@ public final class Ledger: Sendable {
         pool = try DatabasePool(path: path, configuration: configuration)
         self.duplicates = duplicates
         try LedgerSchema.migrator.migrate(pool)
+    }
+
+    /// Creates an empty file at `path` with mode 0600 unless something is there already
+    /// (SQLite would create it with 0644 less the umask).
+    private static func createPrivately(_ path: String) throws {
+        guard path != ":memory:", !path.isEmpty else { return }
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        if descriptor >= 0 {
+            close(descriptor)
+        } else if errno != EEXIST {
+            throw LedgerFileError(path: path, reason: String(cString: strerror(errno)))
+        }
     }
 
     // MARK: - Runs
@@ -348,4 +371,14 @@ public struct RunCounts: Sendable, Equatable {
         skipped += other.skipped
         duplicates += other.duplicates
     }
+}
+
+/// The ledger's file could not be created.
+public struct LedgerFileError: Error, CustomStringConvertible {
+    /// The ledger's path.
+    public let path: String
+    /// Why, as the system says it.
+    public let reason: String
+
+    public var description: String { "cannot create \(path): \(reason)" }
 }

@@ -22,9 +22,10 @@ final class OutputStream {
     private static let bufferSize = 1 << 16
 
     /// Opens `path` for writing (created or truncated), or standard output for nil or `-`.
+    /// A new file is readable by its owner only: it holds someone's transactions.
     init(path: String?) throws {
         if let path, path != "-" {
-            let opened = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            let opened = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
             guard opened >= 0 else {
                 throw ValidationError("cannot write '\(path)': \(String(cString: strerror(errno)))")
             }

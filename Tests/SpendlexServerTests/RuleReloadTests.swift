@@ -4,6 +4,7 @@ import HummingbirdTesting
 import InMemoryLogging
 import Logging
 import SpendlexServer
+import Synchronization
 import Testing
 
 /// Rules reload while the service runs: on a file change and on SIGHUP, atomically, and a
@@ -38,7 +39,7 @@ struct RuleReloadTests {
     }
 
     /// Polls `condition` until it holds or `seconds` pass.
-    static func eventually(seconds: Double = 10, _ condition: () async throws -> Bool) async throws -> Bool {
+    static func eventually(seconds: Double = 60, _ condition: () async throws -> Bool) async throws -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             if try await condition() { return true }
@@ -85,7 +86,7 @@ struct RuleReloadTests {
             #expect((error["text"] as? String)?.hasPrefix("\(file):10:") == true)
             // The log has the refusal, the diagnostic in file:line:col form with its source line.
             // (The watcher logs just after the swap is refused: wait for the line.)
-            #expect(try await Self.eventually(seconds: 5) {
+            #expect(try await Self.eventually {
                 handler.entries.contains { "\($0.message)".contains("rules reload refused") && "\($0.message)".contains("\(file):10:") }
             })
             let logged = handler.entries.map { "\($0.message)" }.joined(separator: "\n")
@@ -104,27 +105,46 @@ struct RuleReloadTests {
         }
     }
 
-    @Test("SIGHUP reloads the rules")
-    func hangup() async throws {
-        // Whatever the timing of the watcher's start, SIGHUP must not end the test process.
-        signal(SIGHUP, SIG_IGN)
+    @Test("a reload request reloads the rules of its own service only")
+    func reloadRequest() async throws {
         let (rules, file, paths) = try Self.rulesFolder()
         defer { rules.remove() }
         let test = try TestService(rules: paths, watch: nil)
+        let other = try TestService(rules: paths, watch: nil)
         let key = test.key
         try await test.live { client in
             #expect(try await client.call(.post, "/parse", key: key, json: Self.paid)["status"] as? String == "unmatched")
             try Self.bankFile(pattern: #"Paid %{MONEY:amount} to (?<merchant>[A-Za-z ]+?)\."#)
                 .write(toFile: file, atomically: false, encoding: .utf8)
-            // No polling here: only the signal reloads.
-            try await Task.sleep(for: .milliseconds(300))
+            // Nothing polls here: only a request reloads. Another service's request does not.
+            #expect(other.reloads.send() == 0)
             #expect(try await client.call(.post, "/parse", key: key, json: Self.paid)["status"] as? String == "unmatched")
-            let reloaded = try await Self.eventually {
-                kill(getpid(), SIGHUP)
-                return try await client.call(.post, "/parse", key: key, json: Self.paid)["status"] as? String == "transaction"
-            }
-            #expect(reloaded)
+            // The watcher listens once the service runs; the reload happens within send().
+            #expect(try await Self.eventually(seconds: 120) { test.reloads.listenerCount == 1 })
+            #expect(test.reloads.send() == 1)
+            #expect(try await client.call(.post, "/parse", key: key, json: Self.paid)["status"] as? String == "transaction")
         }
+        #expect(test.reloads.listenerCount == 0)
+    }
+
+    @Test("SIGHUP sends a reload request to every listener of the process's hangup source")
+    func hangupSignal() async throws {
+        let received = Mutex(0)
+        let hangup = ReloadRequests.hangup
+        let id = hangup.listen { received.withLock { $0 += 1 } }
+        defer { hangup.stopListening(id) }
+        // A thread that takes SIGHUP raises it at itself, so the handler runs there whatever
+        // other threads block. (Swift's concurrency threads block signals, and a thread inherits
+        // its creator's mask: unblock it first.)
+        let thread = Thread {
+            var set = sigset_t()
+            sigemptyset(&set)
+            sigaddset(&set, SIGHUP)
+            pthread_sigmask(SIG_UNBLOCK, &set, nil)
+            raise(SIGHUP)
+        }
+        thread.start()
+        #expect(try await Self.eventually(seconds: 120) { received.withLock { $0 } >= 1 })
     }
 
     @Test("requests during reloads see the old set or the new one, never none")

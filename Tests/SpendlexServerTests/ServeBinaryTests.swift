@@ -85,7 +85,7 @@ struct ServeBinaryTests {
                 request.body = .bytes(ByteBuffer(string: body))
             }
             if let key { request.headers.add(name: "X-API-Key", value: key) }
-            let response = try await client.execute(request, timeout: .seconds(10))
+            let response = try await client.execute(request, timeout: .seconds(60))
             let bytes = try await response.body.collect(upTo: 1 << 20)
             return (Int(response.status.code), String(buffer: bytes))
         }
@@ -101,7 +101,7 @@ struct ServeBinaryTests {
 
             kill(server.processIdentifier, SIGHUP)
             var reloaded = false
-            let deadline = Date().addingTimeInterval(20)
+            let deadline = Date().addingTimeInterval(120)
             while !reloaded && Date() < deadline {
                 let chunk = errors.fileHandleForReading.availableData
                 if chunk.isEmpty { break }

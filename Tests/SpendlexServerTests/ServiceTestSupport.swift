@@ -29,15 +29,19 @@ struct TestService {
     let folder: TemporaryFolder
     let service: SpendlexService
     let key: String
+    /// This service's own reload requests (not SIGHUP, which would reach every test's service).
+    let reloads = ReloadRequests()
 
     /// The bundled rules unless `rules` says otherwise; polling for rule changes every
-    /// `watch` (nil: only SIGHUP).
+    /// `watch` (nil: only reload requests).
     init(rules: [String]? = nil, watch: Duration? = nil, maxBodyBytes: Int = 1 << 20) throws {
         folder = try TemporaryFolder()
         let paths = rules ?? [repositoryRoot.appendingPathComponent("rules").path,
                               repositoryRoot.appendingPathComponent("grammars").path]
-        service = try SpendlexService(configuration: ServiceConfiguration(
-            storePath: folder.path("ledger.sqlite"), rulePaths: paths, maxBodyBytes: maxBodyBytes, watchInterval: watch))
+        var configuration = ServiceConfiguration(
+            storePath: folder.path("ledger.sqlite"), rulePaths: paths, maxBodyBytes: maxBodyBytes, watchInterval: watch)
+        configuration.reloadRequests = reloads
+        service = try SpendlexService(configuration: configuration)
         key = try service.keys.create(name: "test").key
     }
 

@@ -50,6 +50,7 @@ struct WebhookTests {
                             repositoryRoot.appendingPathComponent("grammars").path])
             configuration.webhookURLs = ["http://localhost:\(port)/hook"]
             configuration.webhookRetryDelay = .milliseconds(50)
+            configuration.reloadRequests = ReloadRequests()
             let service = try SpendlexService(configuration: configuration)
             let key = try service.keys.create(name: "test").key
             var logger = Logger(label: "spendlex-test")
@@ -58,7 +59,8 @@ struct WebhookTests {
                 let stored = try await client.call(.post, "/messages", key: key, json: MessagesRouteTests.metroSMS)
                 let id = try #require(stored.at("transaction", "id") as? Int)
                 _ = try await client.call(.post, "/messages", key: key, json: MessagesRouteTests.metroSMS)  // a duplicate
-                let deadline = Date().addingTimeInterval(10)
+                // A bound, not a timing: under load the retry may take a while.
+                let deadline = Date().addingTimeInterval(120)
                 while receiver.bodies.withLock({ $0.isEmpty }) && Date() < deadline {
                     try await Task.sleep(for: .milliseconds(50))
                 }

@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import Logging
 import ServiceLifecycle
@@ -16,21 +15,26 @@ import Synchronization
 public struct RuleWatcher: Service {
     let rules: LiveRules
     let interval: Duration?
+    let requests: ReloadRequests
     let logger: Logger
 
-    /// Watches `rules`' paths every `interval` (nil: only SIGHUP reloads).
-    public init(rules: LiveRules, interval: Duration? = .seconds(1), logger: Logger) {
+    /// Watches `rules`' paths every `interval` (nil: only requests reload) and reloads on
+    /// every request from `requests` (SIGHUP by default).
+    public init(rules: LiveRules, interval: Duration? = .seconds(1), requests: ReloadRequests,
+                logger: Logger) {
         self.rules = rules
         self.interval = interval
+        self.requests = requests
         self.logger = logger
     }
 
-    /// Polls and listens for SIGHUP until the service shuts down.
+    /// Polls and listens for reload requests until the service shuts down.
     public func run() async throws {
-        let subscription = HangupSignal.subscribe { [rules, logger] in
-            Self.report(rules.reload(), cause: "SIGHUP", logger: logger)
+        let cause = requests.cause
+        let subscription = requests.listen { [rules, logger] in
+            Self.report(rules.reload(), cause: cause, logger: logger)
         }
-        defer { HangupSignal.unsubscribe(subscription) }
+        defer { requests.stopListening(subscription) }
         let watched = rules.watchedPaths
         await cancelWhenGracefulShutdown {
             // From the files as the serving set read them: an edit made before now is seen too.
@@ -64,39 +68,106 @@ public struct RuleWatcher: Service {
     }
 }
 
-/// SIGHUP, taken once per process from one dispatch source that is never cancelled, and
-/// passed on to every subscriber. (A source per watcher, cancelled when its service stopped,
-/// lost the signal for the watchers still running in the same process.)
-enum HangupSignal {
-    private static let subscribers = Mutex<[Int: @Sendable () -> Void]>([:])
-    private static let nextID = Mutex(0)
-    // Set once, never mutated or cancelled: safe to share.
-    nonisolated(unsafe) private static let source: any DispatchSourceSignal = {
-        // SIGHUP's default action ends the process: ignore it and take it from the source.
-        signal(SIGHUP, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .global())
-        source.setEventHandler {
-            for handler in subscribers.withLock({ Array($0.values) }) { handler() }
-        }
-        source.resume()
-        return source
-    }()
+/// Requests to reload the rules now, passed on to every rule watcher listening to them.
+///
+/// The service listens to ``hangup`` (SIGHUP) unless its configuration names another
+/// source: tests give each service its own, so that a reload asked of one service never
+/// reaches another test's service (whose rule folder may already be gone).
+public final class ReloadRequests: Sendable {
+    private let listeners = Mutex<(next: Int, handlers: [Int: @Sendable () -> Void])>((0, [:]))
+    /// What the log names as a reload's cause.
+    let cause: String
 
-    /// Calls `handler` on every SIGHUP until unsubscribed; returns the subscription's id.
-    static func subscribe(_ handler: @escaping @Sendable () -> Void) -> Int {
-        _ = source
-        let id = nextID.withLock { next in
-            next += 1
-            return next
+    /// A source of reload requests that only ``send()`` feeds.
+    public convenience init() { self.init(cause: "reload request") }
+
+    init(cause: String) { self.cause = cause }
+
+    /// SIGHUP, for the whole process. The first use installs the signal handler.
+    public static var hangup: ReloadRequests { HangupSignal.requests }
+
+    /// Asks every listener to reload, on the caller's thread, one after the other; returns
+    /// how many listened.
+    @discardableResult
+    public func send() -> Int {
+        let handlers = listeners.withLock { Array($0.handlers.values) }
+        for handler in handlers { handler() }
+        return handlers.count
+    }
+
+    /// How many watchers listen now.
+    public var listenerCount: Int { listeners.withLock { $0.handlers.count } }
+
+    /// Calls `handler` on every request until `stopListening`; returns the subscription's id.
+    public func listen(_ handler: @escaping @Sendable () -> Void) -> Int {
+        listeners.withLock { state in
+            state.next += 1
+            state.handlers[state.next] = handler
+            return state.next
         }
-        subscribers.withLock { $0[id] = handler }
-        return id
     }
 
     /// Stops calling a subscription's handler.
-    static func unsubscribe(_ id: Int) {
-        _ = subscribers.withLock { $0.removeValue(forKey: id) }
+    public func stopListening(_ id: Int) {
+        _ = listeners.withLock { $0.handlers.removeValue(forKey: id) }
     }
+}
+
+/// The write end of the SIGHUP pipe; set once, before the handler is installed.
+nonisolated(unsafe) private var hangupPipe: Int32 = -1
+
+/// SIGHUP, taken by a signal handler that writes one byte to a pipe (the self-pipe trick);
+/// a thread reads the pipe and sends a reload request for each byte.
+///
+/// A dispatch signal source was used before: on Linux it reads the signal through a
+/// signalfd, which only sees a signal that every thread blocks. A process-wide SIGHUP went to
+/// whichever thread did not block it (a NIO or test thread) and was discarded there, so a
+/// reload happened or not depending on the load. A handler runs on whichever thread takes the
+/// signal, so none is lost (a burst of signals may merge into fewer reloads, which is enough).
+enum HangupSignal {
+    static let requests: ReloadRequests = {
+        let requests = ReloadRequests(cause: "SIGHUP")
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { fatalError("cannot create the SIGHUP pipe: errno \(errno)") }
+        // The handler must never block: a full pipe already holds a pending reload.
+        _ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK)
+        _ = fcntl(ends[0], F_SETFD, FD_CLOEXEC)
+        _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
+        hangupPipe = ends[1]
+        let reader = ends[0]
+        let thread = Thread {
+            var bytes = [UInt8](repeating: 0, count: 64)
+            while true {
+                let count = read(reader, &bytes, bytes.count)
+                if count > 0 {
+                    requests.send()
+                } else if count < 0, errno == EINTR {
+                    continue
+                } else {
+                    return
+                }
+            }
+        }
+        thread.name = "spendlex-sighup"
+        thread.start()
+        var action = sigaction()
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = SA_RESTART
+        let handler: @convention(c) (Int32) -> Void = { _ in
+            // Only async-signal-safe calls here: write(2), errno saved and restored.
+            let saved = errno
+            var byte: UInt8 = 1
+            _ = write(hangupPipe, &byte, 1)
+            errno = saved
+        }
+        #if os(Linux)
+        action.__sigaction_handler.sa_handler = handler
+        #else
+        action.__sigaction_u.__sa_handler = handler
+        #endif
+        sigaction(SIGHUP, &action, nil)
+        return requests
+    }()
 }
 
 /// The rule files' identities, to tell when any changed.

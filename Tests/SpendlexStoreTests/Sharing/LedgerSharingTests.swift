@@ -1,0 +1,60 @@
+import Foundation
+import GRDB
+import Synchronization
+import Testing
+@testable import SpendlexStore
+
+/// One ledger file, several writers (the service and a `parse --store`, two runs), and who
+/// may read it.
+@Suite("ledger shared by writers")
+struct LedgerSharingTests {
+    @Test("a new ledger and its WAL are readable by their owner only")
+    func ownerOnly() throws {
+        let (ledger, path) = try makeLedger()
+        _ = try ledger.beginRun(inputs: ["a"])
+        for file in [path, path + "-wal"] {
+            let attributes = try FileManager.default.attributesOfItem(atPath: file)
+            let mode = try #require(attributes[.posixPermissions] as? Int)
+            #expect(mode & 0o077 == 0, "\(file): \(String(mode, radix: 8))")
+        }
+    }
+
+    @Test("a write waits while another connection holds the write lock, and then succeeds")
+    func secondWriterWaits() throws {
+        let (ledger, path) = try makeLedger()
+        // Another process's writer, as SQLite sees it: its own connection, holding the lock.
+        let other = try DatabaseQueue(path: path)
+        let finished = Mutex<(run: Int64?, error: String?)>((nil, nil))
+        try other.inDatabase { db in
+            try db.execute(sql: "BEGIN IMMEDIATE")
+            let writer = Thread {
+                do {
+                    let run = try ledger.beginRun(inputs: ["waiting"])
+                    finished.withLock { $0.run = run }
+                } catch {
+                    finished.withLock { $0.error = "\(error)" }
+                }
+            }
+            writer.start()
+            // Hold the lock a while: without a busy timeout the write fails at once ("database is locked").
+            Thread.sleep(forTimeInterval: 0.3)
+            #expect(finished.withLock { $0.run } == nil)
+            try db.execute(sql: "COMMIT")
+        }
+        while finished.withLock({ $0.run == nil && $0.error == nil }) { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(finished.withLock { $0.error } == nil)
+        #expect(finished.withLock { $0.run } != nil)
+    }
+
+    @Test("a writer that waits longer than its busy timeout fails with SQLite's busy error, not a hang")
+    func busyTimeoutEnds() throws {
+        let (_, path) = try makeLedger()
+        let impatient = try Ledger(path: path, busyTimeout: 0.05)
+        let other = try DatabaseQueue(path: path)
+        try other.inDatabase { db in
+            try db.execute(sql: "BEGIN IMMEDIATE")
+            #expect(throws: DatabaseError.self) { try impatient.beginRun(inputs: ["too late"]) }
+            try db.execute(sql: "COMMIT")
+        }
+    }
+}
