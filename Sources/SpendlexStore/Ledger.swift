@@ -64,7 +64,7 @@ public final class Ledger: Sendable {
     public func beginRun(inputs: [String]) throws -> Int64 {
         try pool.write { db in
             try db.execute(sql: "INSERT INTO import_runs (inputs, inputs_hash, started_at) VALUES (?, ?, ?)",
-                           arguments: [inputs.joined(separator: "\n"), Self.inputsHash(inputs), Self.now()])
+                           arguments: [CardNumberMasker.mask(inputs.joined(separator: "\n")), Self.inputsHash(inputs), Self.now()])
             return db.lastInsertedRowID
         }
     }
@@ -99,7 +99,8 @@ public final class Ledger: Sendable {
             for record in records {
                 let arguments: StatementArguments = [
                     record.id, record.file, record.offset, record.channel.rawValue, record.sender,
-                    record.receivedAt.map(Self.timestamp), record.status.rawValue, record.rule, record.reason, run, now,
+                    record.receivedAt.map(Self.timestamp), record.status.rawValue, record.rule,
+                    record.reason.map(CardNumberMasker.mask), run, now,
                 ]
                 if !reprocess {
                     // Layer 1 of duplicates: a message already in the ledger (read twice in one run,

@@ -1,4 +1,5 @@
 import GRDB
+import SpendlexEngine
 
 /// The ledger's tables, as named, append-only migrations: a released migration is never
 /// edited; a change is a new migration after the last.
@@ -138,6 +139,28 @@ enum LedgerSchema {
                     value TEXT NOT NULL
                 );
                 """)
+        }
+        // Card numbers in free text stored by earlier versions (glued to letters, which the
+        // masker used to leave alone; notes, nicknames, mappings, senders): masked in place.
+        // Message ids stay as they are: transactions refer to them, and a re-run finds them.
+        migrator.registerMigration("v3-mask-card-numbers") { db in
+            let mask = DatabaseFunction("spendlex_mask_card_numbers", argumentCount: 1, pure: true) { values in
+                String.fromDatabaseValue(values[0]).map(CardNumberMasker.mask)
+            }
+            db.add(function: mask)
+            defer { db.remove(function: mask) }
+            let columns = [
+                "transactions": ["sender", "merchant", "reference", "note", "file"],
+                "messages": ["sender", "reason", "file"],
+                "import_runs": ["inputs"],
+                "category_mappings": ["merchant"],
+                "wallet_cards": ["nickname"],
+                "api_keys": ["name"],
+            ]
+            for (table, names) in columns.sorted(by: { $0.key < $1.key }) {
+                let sets = names.map { "\($0) = spendlex_mask_card_numbers(\($0))" }.joined(separator: ", ")
+                try db.execute(sql: "UPDATE \(table) SET \(sets)")
+            }
         }
         return migrator
     }

@@ -19,10 +19,12 @@ extension PurchaseRequest {
     /// A request from a plain-words query (English or Spanish), with explicit fields winning
     /// over what the query says. `amount` is money as written ("150", "$150", "200 EUR");
     /// nil when it is not an amount (check it first with `PurchaseQueryParser.money`).
+    /// A card number in the query or the merchant is masked first: it is no amount, and the
+    /// request is echoed in replies and explanations.
     public init(query: String?, merchant: String? = nil, category: String? = nil, mcc: String? = nil,
                 amount: String? = nil, currency: String? = nil, online: Bool = false) {
-        self = query.map(PurchaseQueryParser.parse) ?? PurchaseRequest()
-        if let merchant { self.merchant = merchant }
+        self = query.map { PurchaseQueryParser.parse(CardNumberMasker.mask($0)) } ?? PurchaseRequest()
+        if let merchant { self.merchant = CardNumberMasker.mask(merchant) }
         if let category { self.category = category }
         if let mcc { self.mcc = mcc }
         if let amount, let (value, code) = PurchaseQueryParser.money(amount) {

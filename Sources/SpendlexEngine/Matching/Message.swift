@@ -24,14 +24,16 @@ public struct Message: Sendable {
     /// Byte offset of the message in that file, or its line number for line-based inputs.
     public var offset: Int?
 
-    /// Creates a message.
+    /// Creates a message. A card number in its id, sender or subject is masked here, where
+    /// every input meets the engine, so that no output, ledger row or log line downstream
+    /// can carry it (the text is masked where it is written: the parsers read it whole).
     public init(id: String, text: String, sender: String? = nil, subject: String? = nil,
                 receivedAt: Date? = nil, channel: MessageChannel = .unknown,
                 file: String? = nil, offset: Int? = nil) {
-        self.id = id
+        self.id = CardNumberMasker.mask(id)
         self.text = text
-        self.sender = sender
-        self.subject = subject
+        self.sender = sender.map(CardNumberMasker.mask)
+        self.subject = subject.map(CardNumberMasker.mask)
         self.receivedAt = receivedAt
         self.channel = channel
         self.file = file

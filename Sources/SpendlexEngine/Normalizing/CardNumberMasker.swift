@@ -1,11 +1,20 @@
 /// Hides full card numbers in free text before it is stored, logged or shown.
+///
+/// The rule: a card number is 13 to 19 digits, written together or in groups joined by
+/// single spaces or dashes, that pass the Luhn check and are not one digit repeated. It is
+/// masked wherever it stands, letters touching it included ("EAZYDINE4111111111111111",
+/// "4111111111111111abc"), because a merchant or an id glued to a card number is exactly how
+/// one leaks. What stays readable: runs of 12 digits or fewer (UPI references, phone
+/// numbers, dates), unbroken runs of 20 digits or more (UTRs and other long references,
+/// which no card number is part of), runs that fail the Luhn check, and runs of one repeated
+/// digit ("IN00000000000000", a zero-filled field). The price: one 13–19 digit reference in
+/// ten passes the Luhn check by chance and is masked too; a leaked card number costs more.
 public enum CardNumberMasker {
-    /// Masks every run of 13–19 digits (digits optionally grouped by single spaces or dashes) that passes
-    /// the Luhn check, keeping the last 4 digits: "4111 1111 1111 1111" → "XXXXXXXXXXXX1111" (separators
-    /// dropped). A run must stand apart from letters and digits on both sides, so references such as
-    /// "IN00000000000000" stay as they are; within a longer grouped run ("Call 1800 2662 4111 1111 1111
-    /// 1111") the first consecutive groups that form a valid number are masked. Other text is unchanged,
-    /// and the input itself is returned when there is nothing to mask.
+    /// Masks every card number (see the type's rule), keeping the last 4 digits:
+    /// "4111 1111 1111 1111" → "XXXXXXXXXXXX1111" (separators dropped). Within a longer
+    /// grouped run ("Call 1800 2662 4111 1111 1111 1111") the first consecutive groups that
+    /// form a number are masked. Other text is unchanged, and the input itself is returned
+    /// when there is nothing to mask.
     public static func mask(_ text: String) -> String {
         let result: [UInt8]? = text.withUTF8Bytes { bytes -> [UInt8]? in
             var output: [UInt8]?
@@ -13,7 +22,7 @@ public enum CardNumberMasker {
             var i = 0
             let n = bytes.count
             while i < n {
-                guard isDigit(bytes[i]), i == 0 || !isAlphanumeric(bytes[i - 1]) else {
+                guard isDigit(bytes[i]) else {
                     i += 1
                     continue
                 }
@@ -31,11 +40,6 @@ public enum CardNumberMasker {
                     }
                 }
                 let chainEnd = j
-                if chainEnd < n, isASCIILetter(bytes[chainEnd]) {
-                    // The digits run into a word ("4111111111111111abc"): not a card number.
-                    i = chainEnd
-                    continue
-                }
                 var a = 0
                 while a < groups.count {
                     var matchEnd: Int?
@@ -44,7 +48,8 @@ public enum CardNumberMasker {
                     while b < groups.count {
                         count += groups[b].count
                         if count > 19 { break }
-                        if count >= 13, isLuhnValid(digitBytes(bytes, groups[a...b])) { matchEnd = b }
+                        if count >= 13, isLuhnValid(digitBytes(bytes, groups[a...b])),
+                           !isOneDigitRepeated(digitBytes(bytes, groups[a...b])) { matchEnd = b }
                         b += 1
                     }
                     guard let end = matchEnd else {
@@ -93,6 +98,15 @@ public enum CardNumberMasker {
         return (count % 2 == 0 ? sumDoublingEven : sumDoublingOdd) % 10 == 0
     }
 
+    /// Whether every digit is the same one: a filler ("0000000000000"), not a number.
+    private static func isOneDigitRepeated<S: Sequence>(_ digits: S) -> Bool where S.Element == UInt8 {
+        var first: UInt8?
+        for digit in digits {
+            if first == nil { first = digit } else if digit != first { return false }
+        }
+        return true
+    }
+
     private static func digitBytes(_ bytes: UnsafeBufferPointer<UInt8>, _ groups: ArraySlice<Range<Int>>)
         -> FlattenSequence<LazyMapSequence<ArraySlice<Range<Int>>, Slice<UnsafeBufferPointer<UInt8>>>>
     {
@@ -100,10 +114,4 @@ public enum CardNumberMasker {
     }
 
     private static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
-
-    private static func isASCIILetter(_ byte: UInt8) -> Bool {
-        (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-    }
-
-    private static func isAlphanumeric(_ byte: UInt8) -> Bool { isDigit(byte) || isASCIILetter(byte) }
 }

@@ -186,9 +186,27 @@ public struct TransactionWriter: Sendable {
         }
     }
 
-    static func csvField(_ text: String) -> String {
-        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
-        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    /// One CSV cell: quoted when it holds a comma, a quote or a line break; a text cell that
+    /// a spreadsheet would run as a formula (it starts with `=`, `+`, `-`, `@`, a tab or a
+    /// carriage return: OWASP's CSV injection rule) gets a leading `'`, so that a merchant
+    /// named `=HYPERLINK(…)` is shown, not run. A number ("-250.00") stays a number.
+    public static func csvField(_ text: String) -> String {
+        var cell = text
+        if let first = text.utf8.first, formulaStarts.contains(first), !isPlainNumber(text) { cell = "'" + text }
+        guard cell.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return cell }
+        return "\"" + cell.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    private static let formulaStarts: Set<UInt8> = [UInt8(ascii: "="), UInt8(ascii: "+"), UInt8(ascii: "-"),
+                                                     UInt8(ascii: "@"), 0x09, 0x0D]
+
+    /// An optional sign, then digits with `.` or `,` marks ("-1,234.00", "-1.234,56"): a
+    /// figure, which no spreadsheet runs as a formula.
+    private static func isPlainNumber(_ text: String) -> Bool {
+        var bytes = Substring(text).utf8[...]
+        if let sign = bytes.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") { bytes = bytes.dropFirst() }
+        guard let first = bytes.first, first >= 0x30 && first <= 0x39 else { return false }
+        return bytes.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: ",") }
     }
 
     /// ISO 8601 in UTC, whole seconds: "2024-09-05T07:53:23Z", as every output writes times.

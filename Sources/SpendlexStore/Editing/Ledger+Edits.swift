@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SpendlexEngine
 
 /// A user's change to one transaction: each field given is set, the others are left alone.
 public struct TransactionEdit: Sendable, Equatable {
@@ -38,7 +39,7 @@ extension Ledger {
                     """, arguments: [category.name, category.subcategory, now, id])
             }
             if let note = edit.note {
-                try db.execute(sql: "UPDATE transactions SET note = ?, updated_at = ? WHERE id = ?", arguments: [note, now, id])
+                try db.execute(sql: "UPDATE transactions SET note = ?, updated_at = ? WHERE id = ?", arguments: [note.map(CardNumberMasker.mask), now, id])
             }
             return true
         }

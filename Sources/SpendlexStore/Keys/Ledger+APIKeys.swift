@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SpendlexEngine
 
 /// One API key as the ledger knows it: never the key itself, only its hash.
 public struct APIKeyRecord: Sendable, Equatable {
@@ -18,7 +19,8 @@ public struct APIKeyRecord: Sendable, Equatable {
 
 extension Ledger {
     /// Stores a new key by its hash (`keyHash`: hex SHA-256 of the key); the key is not stored.
-    public func addAPIKey(name: String, keyHash: String) throws -> APIKeyRecord {
+    public func addAPIKey(name given: String, keyHash: String) throws -> APIKeyRecord {
+        let name = CardNumberMasker.mask(given)
         let now = Date()
         return try pool.write { db in
             try db.execute(sql: "INSERT INTO api_keys (name, key_hash, created_at) VALUES (?, ?, ?)",

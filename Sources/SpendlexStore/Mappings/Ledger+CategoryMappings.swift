@@ -1,12 +1,14 @@
 import Foundation
 import GRDB
+import SpendlexEngine
 
 extension Ledger {
     /// Adds a user's merchant-to-category mapping, or replaces the one for the same merchant
     /// (compared folded). Returns it. The category is not checked here: the caller checks it
     /// against the declared categories.
-    public func addCategoryMapping(merchant: String, category: String, subcategory: String?) throws -> CategoryMapping {
-        try pool.write { db in
+    public func addCategoryMapping(merchant given: String, category: String, subcategory: String?) throws -> CategoryMapping {
+        let merchant = CardNumberMasker.mask(given)
+        return try pool.write { db in
             try db.execute(sql: """
                 INSERT INTO category_mappings (merchant, merchant_key, category, subcategory, created_at)
                 VALUES (?, ?, ?, ?, ?)

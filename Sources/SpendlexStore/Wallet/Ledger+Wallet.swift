@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SpendlexEngine
 import SpendlexRules
 
 /// A card of the user's wallet as the ledger keeps it (for the HTTP service's wallet).
@@ -65,7 +66,8 @@ extension Ledger {
 
     /// Adds a card to the wallet; returns it.
     public func addWalletCard(_ fields: WalletCardFields) throws -> WalletCardRecord {
-        try pool.write { db in
+        let fields = fields.maskingCardNumbers()
+        return try pool.write { db in
             let now = Self.now()
             try db.execute(sql: """
                 INSERT INTO wallet_cards (card, last4, nickname, anniversary, statement_day, activated, created_at, updated_at)
@@ -79,7 +81,8 @@ extension Ledger {
     /// Replaces a wallet card's fields; false when there is no such card.
     @discardableResult
     public func updateWalletCard(id: Int64, _ fields: WalletCardFields) throws -> Bool {
-        try pool.write { db in
+        let fields = fields.maskingCardNumbers()
+        return try pool.write { db in
             try db.execute(sql: """
                 UPDATE wallet_cards SET card = ?, last4 = ?, nickname = ?, anniversary = ?, statement_day = ?, activated = ?,
                     updated_at = ? WHERE id = ?
@@ -141,5 +144,14 @@ extension Ledger {
                 }
             }
         }
+    }
+}
+
+extension WalletCardFields {
+    /// The fields with any card number in the nickname masked: only the last 4 digits are kept.
+    func maskingCardNumbers() -> WalletCardFields {
+        var fields = self
+        fields.nickname = nickname.map(CardNumberMasker.mask)
+        return fields
     }
 }

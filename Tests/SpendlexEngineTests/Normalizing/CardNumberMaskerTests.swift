@@ -17,6 +17,14 @@ struct CardNumberMaskerTests {
         ("Call 1800 2662 4111 1111 1111 1111", "Call 1800 2662 XXXXXXXXXXXX1111"),
         ("कार्ड 4111111111111111 ✓", "कार्ड XXXXXXXXXXXX1111 ✓"),
         ("4222222222222", "XXXXXXXXX2222"),
+        // Glued to letters, spaced or dashed: a merchant or an id that carries a card number.
+        ("EAZYDINE4111111111111111", "EAZYDINEXXXXXXXXXXXX1111"),
+        ("ABC4111111111111111", "ABCXXXXXXXXXXXX1111"),
+        ("Ref 4111111111111111abc", "Ref XXXXXXXXXXXX1111abc"),
+        ("<4111111111111111@mail.example>", "<XXXXXXXXXXXX1111@mail.example>"),
+        ("shop4111-1111-1111-1111x", "shopXXXXXXXXXXXX1111x"),
+        ("=HYPERLINK 5555 5555 5555 4444", "=HYPERLINK XXXXXXXXXXXX4444"),
+        ("GET /x4111111111111111", "GET /xXXXXXXXXXXXX1111"),
     ]
 
     @Test("valid numbers are masked", arguments: texts)
@@ -29,9 +37,11 @@ struct CardNumberMaskerTests {
         "4111111111111112",
         "Call 9876543210 now",  // a 10-digit phone number
         "Call 18002586161/SMS BLOCK CC 0000 to 7308080808",
-        "NEFT Cr-IN00000000000000-SAMPLE",  // glued to letters
-        "Ref 4111111111111111abc",
+        "NEFT Cr-IN00000000000000-SAMPLE",  // one digit repeated: a filler, not a number
+        "0000000000000000",
         "41111111111111111111",  // 20 digits
+        "UTR HDFCR52026050212345678901",  // a 23-digit reference glued to letters
+        "IMPS ref 412345678901",  // 12 digits
         "on 02-05-2026 19:53:18",
         "UPI Ref No 000000000000",
         "",
