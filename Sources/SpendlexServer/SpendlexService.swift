@@ -30,6 +30,18 @@ public struct ServiceConfiguration: Sendable {
     public var webhookURLs: [String] = []
     /// The wait before a failed webhook delivery is tried again; it doubles at each try.
     public var webhookRetryDelay: Duration = .seconds(1)
+    /// How long a connection may stay without a whole request part arriving (a request line
+    /// and headers sent a byte at a time, or nothing at all) before it is closed.
+    public var idleTimeout: Duration = .seconds(30)
+    /// How long a request's body may take to arrive; beyond it, 408.
+    public var bodyTimeout: Duration = .seconds(60)
+    /// The most connections open at once; further ones wait in the listen backlog.
+    public var maxConnections: Int = 1024
+    /// How often the ledger's WAL size is checked; over `walLimit` bytes it is checkpointed
+    /// and truncated.
+    public var checkpointInterval: Duration = .seconds(10)
+    /// The WAL size, in bytes, above which the service checkpoints it.
+    public var walLimit: Int = 16 << 20
 
     /// A configuration; everything but the ledger has a default.
     public init(host: String = "127.0.0.1", port: Int = 8001, storePath: String,
@@ -141,7 +153,8 @@ public struct SpendlexService: Sendable {
         let table = RouteTable(router: router)
         router.add(middleware: RequestLogMiddleware())
         router.add(middleware: ErrorMiddleware(routes: table.known))
-        router.add(middleware: RequestLimitMiddleware(maxBodyBytes: configuration.maxBodyBytes))
+        router.add(middleware: RequestLimitMiddleware(maxBodyBytes: configuration.maxBodyBytes,
+                                                      bodyTimeout: configuration.bodyTimeout))
         router.add(middleware: APIKeyMiddleware(keys: keys))
         addServiceRoutes(to: table)
         addMessageRoutes(to: table, webhooks: webhooks)
@@ -157,6 +170,8 @@ public struct SpendlexService: Sendable {
         -> some ApplicationProtocol {
         var services: [any Service] = [RuleWatcher(rules: rules, interval: configuration.watchInterval,
                                                   requests: configuration.reloadRequests ?? .hangup, logger: logger)]
+        services.append(LedgerCheckpointer(ledger: ledger, interval: configuration.checkpointInterval,
+                                           threshold: configuration.walLimit, logger: logger))
         var webhooks: WebhookNotifier?
         if !configuration.webhookURLs.isEmpty {
             let notifier = WebhookNotifier(urls: configuration.webhookURLs, retryDelay: configuration.webhookRetryDelay,
@@ -164,9 +179,13 @@ public struct SpendlexService: Sendable {
             services.append(notifier)
             webhooks = notifier
         }
+        let idle = configuration.idleTimeout.components
         return Application(
             router: makeRouter(webhooks: webhooks).router,
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "spendlex"),
+            server: .http1(configuration: .init(idleTimeout: .nanoseconds(idle.seconds * 1_000_000_000
+                                                                          + idle.attoseconds / 1_000_000_000))),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "spendlex",
+                                 availableConnectionsDelegate: .maximum(configuration.maxConnections, logger: logger)),
             services: services,
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
             logger: logger)

@@ -162,6 +162,14 @@ enum LedgerSchema {
                 try db.execute(sql: "UPDATE \(table) SET \(sets)")
             }
         }
+        // Runs that fail say why; a run's process is kept, so that a run whose process died
+        // (kill -9, a crash) is marked interrupted by the next run rather than left open for ever.
+        migrator.registerMigration("v4-run-outcomes") { db in
+            try db.execute(sql: """
+                ALTER TABLE import_runs ADD COLUMN pid INTEGER;      -- the process that ran it
+                ALTER TABLE import_runs ADD COLUMN failure TEXT;     -- NULL: finished cleanly (or still running)
+                """)
+        }
         return migrator
     }
 }

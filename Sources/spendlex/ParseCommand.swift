@@ -128,18 +128,32 @@ struct Parse: ParsableCommand {
                 do { stored.add(try ledger.write(records, run: run, reprocess: reprocess)) } catch { storeError = error }
             })
         let started = Date()
+        // A run that stops short (the ledger or an output cannot be written) is closed as
+        // failed, with why, never left open.
+        func closingRunOnFailure<T>(_ body: () throws -> T) throws -> T {
+            do { return try body() } catch {
+                if let ledger, let run {
+                    try? ledger.finishRun(run, counts: stored, failure: "\(storeError.map { "writing the ledger failed: \($0)" } ?? "\(error)")")
+                }
+                throw error
+            }
+        }
         if let message = single.message {
             _ = batch.run(message: message, sink: sink)
-            try out.finish(name: output ?? "the output")
-            try unmatchedOut?.finish(name: unmatched ?? "")
-            try finish(ledger, run: run, stored: stored, skipped: 0, error: storeError)
+            try closingRunOnFailure {
+                try out.finish(name: output ?? "the output")
+                try unmatchedOut?.finish(name: unmatched ?? "")
+                try finish(ledger, run: run, stored: stored, skipped: 0, error: storeError)
+            }
             return
         }
         let (summary, unreadable) = batch.run(inputs: inputs, sink: sink)
-        try out.finish(name: output ?? "the output")
-        try unmatchedOut?.finish(name: unmatched ?? "")
-        progress.clear()
-        try finish(ledger, run: run, stored: stored, skipped: summary.skipped, error: storeError)
+        try closingRunOnFailure {
+            try out.finish(name: output ?? "the output")
+            try unmatchedOut?.finish(name: unmatched ?? "")
+            progress.clear()
+            try finish(ledger, run: run, stored: stored, skipped: summary.skipped, error: storeError)
+        }
         if !quiet {
             var text = summary.description + "\n"
             if let store { text += "ledger \(store): \(stored.transactions) transactions stored, \(stored.duplicates) linked as duplicates\n" }

@@ -32,6 +32,19 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("max-body"), help: ArgumentHelp("The largest request body accepted.", valueName: "bytes"))
     var maxBody = 1 << 20
 
+    @Option(name: .customLong("idle-timeout"), help: ArgumentHelp(
+        "Close a connection that sends no whole request line, header block or body chunk for this long (slow clients).",
+        valueName: "seconds"))
+    var idleTimeout = 30.0
+
+    @Option(name: .customLong("body-timeout"), help: ArgumentHelp(
+        "Answer 408 to a request whose body takes longer than this to arrive.", valueName: "seconds"))
+    var bodyTimeout = 60.0
+
+    @Option(name: .customLong("max-connections"), help: ArgumentHelp(
+        "The most connections served at once; more wait to be accepted.", valueName: "n"))
+    var maxConnections = 1024
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
 
@@ -45,6 +58,9 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("--webhook '\(url)' is not an http:// or https:// URL")
         }
         guard maxBody > 0 else { throw ValidationError("--max-body must be positive") }
+        guard idleTimeout >= 0.001, idleTimeout.isFinite else { throw ValidationError("--idle-timeout must be at least 0.001") }
+        guard bodyTimeout >= 0.001, bodyTimeout.isFinite else { throw ValidationError("--body-timeout must be at least 0.001") }
+        guard maxConnections > 0 else { throw ValidationError("--max-connections must be positive") }
         guard SpendlexService.logLevels.contains(logLevel) else {
             throw ValidationError("--log-level must be one of \(SpendlexService.logLevels.joined(separator: ", "))")
         }
@@ -57,6 +73,9 @@ struct Serve: AsyncParsableCommand {
                 host: host, port: port, storePath: store, rulePaths: rules, walletPath: wallet, maxBodyBytes: maxBody,
                 version: Spendlex.configuration.version)
             configuration.webhookURLs = webhook
+            configuration.idleTimeout = .milliseconds(Int64((idleTimeout * 1000).rounded()))
+            configuration.bodyTimeout = .milliseconds(Int64((bodyTimeout * 1000).rounded()))
+            configuration.maxConnections = maxConnections
             service = try SpendlexService(configuration: configuration)
         } catch {
             Stderr.write("error: \(error)\n")

@@ -34,13 +34,15 @@ struct TestService {
 
     /// The bundled rules unless `rules` says otherwise; polling for rule changes every
     /// `watch` (nil: only reload requests).
-    init(rules: [String]? = nil, watch: Duration? = nil, maxBodyBytes: Int = 1 << 20) throws {
+    init(rules: [String]? = nil, watch: Duration? = nil, maxBodyBytes: Int = 1 << 20,
+         configure: (inout ServiceConfiguration) -> Void = { _ in }) throws {
         folder = try TemporaryFolder()
         let paths = rules ?? [repositoryRoot.appendingPathComponent("rules").path,
                               repositoryRoot.appendingPathComponent("grammars").path]
         var configuration = ServiceConfiguration(
             storePath: folder.path("ledger.sqlite"), rulePaths: paths, maxBodyBytes: maxBodyBytes, watchInterval: watch)
         configuration.reloadRequests = reloads
+        configure(&configuration)
         service = try SpendlexService(configuration: configuration)
         key = try service.keys.create(name: "test").key
     }

@@ -14,6 +14,8 @@ public struct APIError: Error, HTTPResponseError, Sendable {
     public let message: String
     /// Headers the answer carries besides its content type (`Allow` with a 405).
     public var headers: HTTPFields = [:]
+    /// Why it happened, for the log only (never sent): the underlying error of a 5xx.
+    var cause: String?
 
     /// An error with its status, code and message; a card number in the message (echoed from
     /// a request) is masked.
@@ -47,8 +49,12 @@ extension APIError {
     static func invalidField(_ message: String) -> APIError { APIError(.badRequest, "invalid_field", message) }
     /// 404: no such thing.
     static func notFound(_ message: String) -> APIError { APIError(.notFound, "not_found", message) }
-    /// 500: the ledger could not be read or written. The detail goes to the log only.
-    static let storeFailed = APIError(.internalServerError, "store_failed", "the ledger could not be read or written")
+    /// 500: the ledger could not be read or written. `cause` (the SQLite error) goes to the log only.
+    static func storeFailed(_ cause: Any) -> APIError {
+        var error = APIError(.internalServerError, "store_failed", "the ledger could not be read or written")
+        error.cause = CardNumberMasker.mask(String(describing: cause))
+        return error
+    }
     /// 500: anything else that went wrong inside.
     static let internalError = APIError(.internalServerError, "internal_error", "internal error")
 }

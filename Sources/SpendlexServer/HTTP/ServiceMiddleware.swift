@@ -15,6 +15,12 @@ struct ErrorMiddleware: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch let error as APIError {
+            if error.status.code >= 500 {
+                context.logger.error("""
+                    \(request.method) \(CardNumberMasker.mask(request.uri.path)): \(error.status.code) \(error.code): \
+                    \(error.cause ?? error.message)
+                    """)
+            }
             throw error
         } catch let error as HTTPError {
             switch error.status {
@@ -37,7 +43,10 @@ struct ErrorMiddleware: RouterMiddleware {
         } catch let error as DecodingError {
             throw APIError.invalidJSON(Self.describe(error))
         } catch {
-            context.logger.error("\(request.method) \(CardNumberMasker.mask(request.uri.path)): internal error: \(String(describing: type(of: error)))")
+            context.logger.error("""
+                \(request.method) \(CardNumberMasker.mask(request.uri.path)): 500 internal_error: \
+                \(String(describing: type(of: error))): \(CardNumberMasker.mask(String(describing: error)))
+                """)
             throw APIError.internalError
         }
     }
@@ -62,15 +71,17 @@ struct ErrorMiddleware: RouterMiddleware {
     }
 }
 
-/// Sets the body limit of every request, and refuses at once a request whose declared
+/// Sets the body limit and body timeout of every request, and refuses at once a request whose declared
 /// Content-Length is over it (without reading the body).
 struct RequestLimitMiddleware: RouterMiddleware {
     typealias Context = ServiceRequestContext
     let maxBodyBytes: Int
+    let bodyTimeout: Duration
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
         context.maxUploadSize = maxBodyBytes
+        context.bodyTimeout = bodyTimeout
         if let length = request.headers[.contentLength].flatMap(Int.init), length > maxBodyBytes {
             throw ErrorMiddleware.tooLarge(context)
         }
@@ -93,7 +104,7 @@ struct APIKeyMiddleware: RouterMiddleware {
             throw APIError(.unauthorized, "unauthorized", "an X-API-Key header is required")
         }
         let check: APIKeys.Check
-        do { check = try keys.check(presented) } catch { throw APIError.storeFailed }
+        do { check = try keys.check(presented) } catch { throw APIError.storeFailed(error) }
         switch check {
         case .valid(let record):
             var context = context

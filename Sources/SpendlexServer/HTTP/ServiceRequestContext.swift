@@ -9,6 +9,8 @@ public struct ServiceRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     /// The largest request body accepted, in bytes: beyond it, 413. Set by `RequestLimitMiddleware`.
     public var maxUploadSize: Int = 1 << 20
+    /// How long reading a request's body may take: beyond it, 408. Set by `RequestLimitMiddleware`.
+    public var bodyTimeout: Duration = .seconds(60)
     /// The API key the request came with, once `APIKeyMiddleware` has accepted it.
     public var apiKey: APIKeyRecord?
 
@@ -19,14 +21,47 @@ public struct ServiceRequestContext: RequestContext {
 }
 
 extension Request {
-    /// The body as JSON of type `T`: 413 over the body limit, 400 `invalid_json` with the
-    /// path of the fault (never the value, which may be a card number) when it does not decode.
+    /// The body as JSON of type `T`: 415 when it is declared as something else than JSON, 413
+    /// over the body limit, 408 when it takes longer than `context.bodyTimeout` to arrive (a
+    /// client trickling it byte by byte), 400 `invalid_json` with the path of the fault (never
+    /// the value, which may be a card number) when it does not decode.
     func decodeJSON<T: Decodable>(_ type: T.Type, context: ServiceRequestContext) async throws -> T {
-        let buffer = try await body.collect(upTo: context.maxUploadSize)
+        if let declared = headers[.contentType], !Self.isJSON(declared) {
+            throw APIError(.unsupportedMediaType, "unsupported_media_type",
+                           "the body must be JSON (Content-Type: application/json), not \(declared)")
+        }
+        let buffer = try await collectBody(context: context)
         do {
             return try JSONDecoder().decode(T.self, from: Data(buffer.readableBytesView))
         } catch let error as DecodingError {
             throw APIError.invalidJSON(ErrorMiddleware.describe(error))
+        }
+    }
+
+    /// Whether a Content-Type names JSON: `application/json` or a `+json` type, any parameters.
+    static func isJSON(_ contentType: String) -> Bool {
+        let type = contentType.split(separator: ";", maxSplits: 1).first.map {
+            $0.trimmingCharacters(in: .whitespaces).lowercased()
+        } ?? ""
+        return type == "application/json" || (type.hasPrefix("application/") && type.hasSuffix("+json"))
+    }
+
+    /// The whole body, within the body limit and the body timeout.
+    private func collectBody(context: ServiceRequestContext) async throws -> ByteBuffer {
+        let body = self.body
+        let limit = context.maxUploadSize
+        let timeout = context.bodyTimeout
+        return try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
+            group.addTask { try await body.collect(upTo: limit) }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let buffer = first else {
+                throw APIError(.requestTimeout, "body_timeout", "the request body did not arrive within \(timeout)")
+            }
+            return buffer
         }
     }
 }

@@ -75,11 +75,13 @@ struct MessageIntake: Sendable {
     func ingest(_ input: MessageInput) throws(APIError) -> MessageResult {
         let (message, outcome) = try read(input)
         let stored: MessageStoreOutcome
-        do { stored = try ledger.store(MessageRecord(message, outcome: outcome)) } catch { throw APIError.storeFailed }
+        do { stored = try ledger.store(MessageRecord(message, outcome: outcome)) } catch { throw APIError.storeFailed(error) }
         var result = Self.result(of: outcome, messageID: message.id)
         switch stored {
         case .transaction(let id):
-            guard let transaction = try fetch(id) else { throw APIError.storeFailed }
+            guard let transaction = try fetch(id) else {
+                throw APIError.storeFailed("transaction \(id) was stored but cannot be read back")
+            }
             result.transaction = TransactionBody(transaction)
             if let primary = transaction.duplicateOf {
                 result.status = "duplicate"
@@ -89,7 +91,7 @@ struct MessageIntake: Sendable {
                 result.status = "stored"
                 // Richer than an alert stored before about the same money, it became the primary.
                 let linked: [Int64]
-                do { linked = try ledger.duplicates(of: id) } catch { throw APIError.storeFailed }
+                do { linked = try ledger.duplicates(of: id) } catch { throw APIError.storeFailed(error) }
                 if !linked.isEmpty {
                     result.reason = "stored as the primary of earlier alerts about the same money: transaction "
                         + linked.map(String.init).joined(separator: ", ")
@@ -114,13 +116,13 @@ struct MessageIntake: Sendable {
     }
 
     private func fetch(_ id: Int64) throws(APIError) -> StoredTransaction? {
-        do { return try ledger.transaction(id: id) } catch { throw APIError.storeFailed }
+        do { return try ledger.transaction(id: id) } catch { throw APIError.storeFailed(error) }
     }
 
     /// The message of an input and what the live rules and the user's mappings make of it.
     func read(_ input: MessageInput) throws(APIError) -> (Message, ParseOutcome) {
         let (message, outcome) = try parsed(input)
-        do { return (message, try mappings.apply(to: outcome)) } catch { throw APIError.storeFailed }
+        do { return (message, try mappings.apply(to: outcome)) } catch { throw APIError.storeFailed(error) }
     }
 
     private func parsed(_ input: MessageInput) throws(APIError) -> (Message, ParseOutcome) {

@@ -50,7 +50,7 @@ extension SpendlexService {
         }
         table.get("/categories/mappings") { request, _ in
             let all: [CategoryMapping]
-            do { all = try mappings.mappings() } catch { throw APIError.storeFailed }
+            do { all = try mappings.mappings() } catch { throw APIError.storeFailed(error) }
             switch QueryReader(request).string("format") ?? "json" {
             case "json":
                 return try JSONResponse.make(["mappings": all.map(CategoryMappingBody.init)])
@@ -79,7 +79,7 @@ extension SpendlexService {
             do {
                 mapping = try ledger.addCategoryMapping(merchant: input.merchant, category: input.category,
                                                         subcategory: input.subcategory)
-            } catch { throw APIError.storeFailed }
+            } catch { throw APIError.storeFailed(error) }
             mappings.invalidate()
             return try JSONResponse.make(CategoryMappingBody(mapping), status: .created)
         }
@@ -103,7 +103,7 @@ extension SpendlexService {
             if let from, let to, to < from { throw APIError.invalidField("to is before from") }
             let transactions: [StoredTransaction]
             do { transactions = try ledger.transactions(TransactionQuery(from: from, to: to)) } catch {
-                throw APIError.storeFailed
+                throw APIError.storeFailed(error)
             }
             // The report's own JSON, as `spendlex report --format json` writes it.
             let report = LedgerReport(transactions: transactions, period: period, from: from, to: to, topMerchants: top)

@@ -100,7 +100,7 @@ extension SpendlexService {
         table.get("/transactions/{id}") { _, context in
             let id = try context.id()
             let found: StoredTransaction?
-            do { found = try ledger.transaction(id: id) } catch { throw APIError.storeFailed }
+            do { found = try ledger.transaction(id: id) } catch { throw APIError.storeFailed(error) }
             guard let found else { throw APIError.notFound("no transaction \(id)") }
             return try JSONResponse.make(TransactionBody(found))
         }
@@ -118,14 +118,14 @@ extension SpendlexService {
             do {
                 guard try ledger.edit(transaction: id, edit) else { throw APIError.notFound("no transaction \(id)") }
                 found = try ledger.transaction(id: id)
-            } catch let error as APIError { throw error } catch { throw APIError.storeFailed }
+            } catch let error as APIError { throw error } catch { throw APIError.storeFailed(error) }
             guard let found else { throw APIError.notFound("no transaction \(id)") }
             return try JSONResponse.make(TransactionBody(found))
         }
         table.delete("/transactions/{id}") { _, context in
             let id = try context.id()
             let deleted: Bool
-            do { deleted = try ledger.delete(transaction: id) } catch { throw APIError.storeFailed }
+            do { deleted = try ledger.delete(transaction: id) } catch { throw APIError.storeFailed(error) }
             guard deleted else { throw APIError.notFound("no transaction \(id)") }
             return Response(status: .noContent)
         }

@@ -123,7 +123,7 @@ extension SpendlexService {
             } catch let error as AdvisorError {
                 throw APIError(.unprocessableContent, "empty_wallet", "\(error): add cards with POST /wallet/cards")
             } catch {
-                throw APIError.storeFailed
+                throw APIError.storeFailed(error)
             }
             // The advisor's own JSON, as `spendlex recommend --format json` writes it.
             var headers = HTTPFields()
@@ -135,7 +135,7 @@ extension SpendlexService {
 
 /// A ledger call; its failure is a 500 `store_failed` (the detail is not sent).
 func stored<T>(_ body: () throws -> T) throws(APIError) -> T {
-    do { return try body() } catch { throw APIError.storeFailed }
+    do { return try body() } catch { throw APIError.storeFailed(error) }
 }
 
 /// A wallet card by id; 404 when there is none.

@@ -58,3 +58,47 @@ struct LedgerSharingTests {
         }
     }
 }
+
+/// Import runs end as finished, failed with a reason, or interrupted; the WAL stays bounded.
+@Suite("ledger runs and WAL")
+struct LedgerRunTests {
+    @Test("a run whose process died is closed as interrupted by the next run; a failed run says why")
+    func interruptedAndFailedRuns() throws {
+        let (ledger, _) = try makeLedger()
+        // A process that has ended: its pid is free.
+        let ended = Process()
+        ended.executableURL = URL(fileURLWithPath: "/bin/true")
+        try ended.run()
+        ended.waitUntilExit()
+        try ledger.pool.write { db in
+            try db.execute(sql: "INSERT INTO import_runs (inputs, started_at, pid) VALUES ('killed', '2026-01-01T00:00:00Z', ?)",
+                           arguments: [ended.processIdentifier])
+        }
+        let mine = try ledger.beginRun(inputs: ["a"])
+        try ledger.finishRun(mine, counts: RunCounts(), failure: "writing the ledger failed: disk full")
+        let rows = try ledger.pool.read { db in
+            try GRDB.Row.fetchAll(db, sql: "SELECT inputs, finished_at, failure FROM import_runs ORDER BY id")
+        }
+        #expect(rows.count == 2)
+        #expect(rows[0]["finished_at"] as String? != nil)
+        #expect((rows[0]["failure"] as String?)?.hasPrefix("interrupted") == true)
+        #expect(rows[1]["failure"] as String? == "writing the ledger failed: disk full")
+        // A run still going in a live process (this one) is left alone.
+        let open = try ledger.beginRun(inputs: ["b"])
+        _ = try ledger.beginRun(inputs: ["c"])
+        #expect(try ledger.pool.read { db in
+            try String.fetchOne(db, sql: "SELECT finished_at FROM import_runs WHERE id = ?", arguments: [open])
+        } == nil)
+    }
+
+    @Test("a checkpoint truncates the WAL")
+    func checkpointTruncates() throws {
+        let (ledger, _) = try makeLedger()
+        let records = (0..<500).map { record(transaction("wal-\($0)", amount: "\($0).00")) }
+        _ = try ledger.write(records, run: nil)
+        #expect(ledger.walSize > 0)
+        try ledger.checkpoint()
+        #expect(ledger.walSize == 0)
+        #expect(try ledger.processedMessageIDs().count == 500)
+    }
+}
