@@ -120,5 +120,14 @@ struct LedgerEndToEndTests {
         #expect(rerun.status == 0, "\(rerun.stderr)")
         #expect(rerun.stderr.contains("\(written) already in the ledger"), "\(rerun.stderr)")
         #expect(try Self.dump(interrupted) == Self.dump(clean))
+        let integrity = try DatabaseQueue(path: interrupted).read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") }
+        #expect(integrity == "ok")
+        // The killed run is closed as interrupted by the next one, not left open for ever.
+        let runs = try DatabaseQueue(path: interrupted).read { db in
+            try Row.fetchAll(db, sql: "SELECT finished_at, failure FROM import_runs ORDER BY id")
+        }
+        #expect(runs.count == 2)
+        #expect((runs.first?["failure"] as String?)?.hasPrefix("interrupted") == true, "\(runs)")
+        #expect(runs.allSatisfy { ($0["finished_at"] as String?) != nil })
     }
 }
