@@ -140,6 +140,10 @@ struct MessageIntake: Sendable {
     /// A raw email: its headers give the sender, subject, date and id; its text is parsed as a
     /// batch run parses it (`EmailParsing`: the plain part, then the HTML part's when needed).
     private func readEmail(_ raw: String, input: MessageInput, worker: RuleEngine.Worker) throws(APIError) -> (Message, ParseOutcome) {
+        guard MessageInput.startsWithHeader(raw) else {
+            throw APIError(.unprocessableContent, "invalid_email",
+                           "not an email: it must start with a header field (Name: value), after an optional mbox From line")
+        }
         let bytes = Array(raw.utf8)
         let headers: EmailHeaders
         do { headers = try MIMEDecoder.headers(of: bytes) } catch {

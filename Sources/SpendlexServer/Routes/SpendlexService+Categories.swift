@@ -57,9 +57,8 @@ extension SpendlexService {
             case "yaml":
                 var headers = HTTPFields()
                 headers[.contentType] = "application/yaml; charset=utf-8"
-                let text = "# The user's merchant mappings, as rows of a merchant table of rules/categories.yaml.\n"
-                    + all.yamlRows
-                return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
+                return Response(status: .ok, headers: headers,
+                                body: .init(byteBuffer: ByteBuffer(string: CategoryMappingYAML.document(all))))
             default:
                 throw APIError.invalidField("format must be json or yaml")
             }

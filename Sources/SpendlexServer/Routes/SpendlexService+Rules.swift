@@ -63,10 +63,25 @@ extension SpendlexService {
                 let text: String
                 let sender: String?
                 let subject: String?
+
+                init(from decoder: any Decoder) throws {
+                    let c = try decoder.container(keyedBy: CodingKeys.self)
+                    text = try c.decode(String.self, forKey: .text)
+                    sender = try c.decodeUnlessLeftOut(String.self, forKey: .sender)
+                    subject = try c.decodeUnlessLeftOut(String.self, forKey: .subject)
+                }
+                enum CodingKeys: String, CodingKey { case text, sender, subject }
             }
             struct Input: Decodable {
                 let yaml: String
                 let samples: [Sample]?
+
+                init(from decoder: any Decoder) throws {
+                    let c = try decoder.container(keyedBy: CodingKeys.self)
+                    yaml = try c.decode(String.self, forKey: .yaml)
+                    samples = try c.decodeUnlessLeftOut([Sample].self, forKey: .samples)
+                }
+                enum CodingKeys: String, CodingKey { case yaml, samples }
             }
             let input = try await request.decodeJSON(Input.self, context: context)
             return try JSONResponse.make(Self.tryDraft(input.yaml, samples: (input.samples ?? []).map {

@@ -5,17 +5,19 @@ import SpendlexRules
 import SpendlexStore
 
 /// A user's edit of a transaction: a field left out is left alone; `"note": null` removes the note.
+/// `category`, when given, is a string (null is a 400: a category cannot be removed, only replaced);
+/// `subcategory`, even null, comes only with `category`.
 struct TransactionEditInput: Decodable {
     var category: String?
-    var subcategory: String?
+    var subcategory: String??
     var note: String??
 
     enum CodingKeys: String, CodingKey { case category, subcategory, note }
 
     init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        category = try c.decodeIfPresent(String.self, forKey: .category)
-        subcategory = try c.decodeIfPresent(String.self, forKey: .subcategory)
+        category = c.contains(.category) ? try c.decode(String.self, forKey: .category) : nil
+        subcategory = c.contains(.subcategory) ? .some(try c.decodeIfPresent(String.self, forKey: .subcategory)) : .none
         note = c.contains(.note) ? .some(try c.decodeIfPresent(String.self, forKey: .note)) : .none
     }
 }
@@ -109,8 +111,9 @@ extension SpendlexService {
             let input = try await request.decodeJSON(TransactionEditInput.self, context: context)
             var edit = TransactionEdit(note: input.note)
             if let category = input.category {
-                try checkCategory(category, input.subcategory, in: rules.current.engine.rules.rules)
-                edit.category = (category, input.subcategory)
+                let subcategory = input.subcategory ?? nil
+                try checkCategory(category, subcategory, in: rules.current.engine.rules.rules)
+                edit.category = (category, subcategory)
             } else if input.subcategory != nil {
                 throw APIError.invalidField("a subcategory needs its category")
             }
@@ -136,10 +139,9 @@ extension SpendlexService {
     static func transactionQuery(_ reader: QueryReader) throws(APIError) -> TransactionQuery {
         var from = try reader.date("from")
         let to = try reader.date("to")
-        if from == nil && to == nil {
-            let days = try reader.int("days", in: 1...36500) ?? 60
-            from = today().adding(days: -(days - 1))
-        }
+        // Checked even when `from` or `to` make it unused: a wrong value is a 400 either way.
+        let days = try reader.int("days", in: 1...36500) ?? 60
+        if from == nil && to == nil { from = today().adding(days: -(days - 1)) }
         if let from, let to, to < from { throw .invalidField("to is before from") }
         var query = TransactionQuery(from: from, to: to, includeDuplicates: try reader.bool("include_duplicates") ?? false)
         query.category = reader.string("category")

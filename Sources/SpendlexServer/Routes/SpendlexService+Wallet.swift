@@ -37,6 +37,13 @@ extension SpendlexService {
             struct Input: Decodable {
                 let spent: [String: String]
                 let as_of: String?
+
+                init(from decoder: any Decoder) throws {
+                    let c = try decoder.container(keyedBy: CodingKeys.self)
+                    spent = try c.decode([String: String].self, forKey: .spent)
+                    as_of = try c.decodeUnlessLeftOut(String.self, forKey: .as_of)
+                }
+                enum CodingKeys: String, CodingKey { case spent, as_of }
             }
             let input = try await request.decodeJSON(Input.self, context: context)
             let text = input.as_of ?? today().description
@@ -52,7 +59,7 @@ extension SpendlexService {
                     throw APIError(.unprocessableContent, "invalid_spending",
                                    "'\(record.fields.card)' has no reward group '\(group)'; it has: \(groups.sorted().joined(separator: ", "))")
                 }
-                guard let amount = exactDecimal(text), amount >= 0 else {
+                guard let amount = unsignedDecimal(text) else {
                     throw APIError(.unprocessableContent, "invalid_spending", "spent.\(group) must be a decimal string such as \"450.00\"")
                 }
                 spent[group] = SpendingCorrection(amount: amount, asOf: asOf)
@@ -73,7 +80,7 @@ extension SpendlexService {
                 changes[PreferencesBody.preferredProgramKey] = program
             }
             if let text = input.alertThreshold {
-                guard let threshold = exactDecimal(text), threshold >= 0, threshold <= 1 else {
+                guard let threshold = unsignedDecimal(text), threshold <= 1 else {
                     throw APIError(.unprocessableContent, "invalid_preferences", "alert_threshold must be a decimal string from 0 to 1")
                 }
                 changes[PreferencesBody.alertThresholdKey] = "\(threshold)"
@@ -91,6 +98,19 @@ extension SpendlexService {
                 let currency: String?
                 let online: Bool?
                 let date: String?
+
+                init(from decoder: any Decoder) throws {
+                    let c = try decoder.container(keyedBy: CodingKeys.self)
+                    query = try c.decodeUnlessLeftOut(String.self, forKey: .query)
+                    merchant = try c.decodeUnlessLeftOut(String.self, forKey: .merchant)
+                    category = try c.decodeUnlessLeftOut(String.self, forKey: .category)
+                    mcc = try c.decodeUnlessLeftOut(String.self, forKey: .mcc)
+                    amount = try c.decodeUnlessLeftOut(String.self, forKey: .amount)
+                    currency = try c.decodeUnlessLeftOut(String.self, forKey: .currency)
+                    online = try c.decodeUnlessLeftOut(Bool.self, forKey: .online)
+                    date = try c.decodeUnlessLeftOut(String.self, forKey: .date)
+                }
+                enum CodingKeys: String, CodingKey { case query, merchant, category, mcc, amount, currency, online, date }
             }
             let input = try await request.decodeJSON(Input.self, context: context)
             func invalid(_ message: String) -> APIError { APIError(.unprocessableContent, "invalid_purchase", message) }
@@ -98,7 +118,9 @@ extension SpendlexService {
                 throw invalid("say what you are buying: query, or merchant, category or mcc")
             }
             if let amount = input.amount, PurchaseQueryParser.money(amount) == nil { throw invalid("amount is not an amount") }
-            if let mcc = input.mcc, mcc.count != 4 || !mcc.allSatisfy(\.isNumber) { throw invalid("mcc must be four digits") }
+            if let mcc = input.mcc, mcc.utf8.count != 4 || !mcc.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
+                throw invalid("mcc must be four digits")
+            }
             let day: LocalDate
             if let date = input.date {
                 guard let parsed = LocalDate(iso: date) else { throw invalid("date must be a day such as 2026-05-02") }

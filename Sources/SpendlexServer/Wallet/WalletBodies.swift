@@ -17,6 +17,17 @@ struct WalletCardInput: Decodable {
         case statementDay = "statement_day"
     }
 
+    /// `card` and `activated` are not nullable; the other fields are, null as left out.
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        card = try c.decode(String.self, forKey: .card)
+        last4 = try c.decodeIfPresent(String.self, forKey: .last4)
+        nickname = try c.decodeIfPresent(String.self, forKey: .nickname)
+        anniversary = try c.decodeIfPresent(String.self, forKey: .anniversary)
+        statementDay = try c.decodeIfPresent(Int.self, forKey: .statementDay)
+        activated = try c.decodeUnlessLeftOut([String].self, forKey: .activated)
+    }
+
     /// The fields, checked against the card files of `rules`; 422 `invalid_card` otherwise.
     func fields(rules: RuleSet) throws(APIError) -> WalletCardFields {
         func invalid(_ message: String) -> APIError { APIError(.unprocessableContent, "invalid_card", message) }
@@ -26,11 +37,17 @@ struct WalletCardInput: Decodable {
         if let last4, !(4...5).contains(last4.count) || !last4.allSatisfy(\.isASCII) || !last4.allSatisfy(\.isNumber) {
             throw invalid("last4 must be the last 4 (or 5) digits")
         }
-        if let anniversary, LocalDay(iso: anniversary) == nil { throw invalid("anniversary must be a day such as 2026-03-15") }
+        // LocalDate is the strict reader (YYYY-MM-DD, a real day); LocalDay alone takes 2026-02-31.
+        if let anniversary, LocalDate(iso: anniversary) == nil || LocalDay(iso: anniversary) == nil {
+            throw invalid("anniversary must be a day such as 2026-03-15")
+        }
         if let statementDay, !(1...31).contains(statementDay) { throw invalid("statement_day must be from 1 to 31") }
         for quarter in activated ?? [] {
-            let parts = quarter.split(separator: "-Q")
-            guard parts.count == 2, parts[0].count == 4, Int(parts[0]) != nil, ["1", "2", "3", "4"].contains(parts[1]) else {
+            // `^[0-9]{4}-Q[1-4]$`: ASCII digits only (no sign, no other script's digits).
+            let bytes = Array(quarter.utf8)
+            guard bytes.count == 7, bytes[..<4].allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+                  bytes[4] == UInt8(ascii: "-"), bytes[5] == UInt8(ascii: "Q"),
+                  (UInt8(ascii: "1")...UInt8(ascii: "4")).contains(bytes[6]) else {
                 throw invalid("activated quarters are written 2026-Q4")
             }
         }
@@ -75,7 +92,7 @@ struct PreferencesInput: Decodable {
     init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         preferredProgram = c.contains(.preferredProgram) ? .some(try c.decodeIfPresent(String.self, forKey: .preferredProgram)) : .none
-        alertThreshold = try c.decodeIfPresent(String.self, forKey: .alertThreshold)
+        alertThreshold = try c.decodeUnlessLeftOut(String.self, forKey: .alertThreshold)
     }
 }
 
@@ -127,18 +144,19 @@ func advisorWallet(cards: [WalletCardRecord], preferences: [String: String]) -> 
     return wallet
 }
 
-/// A plain decimal string ("150", "12.50") as an exact `Decimal`; nil for anything else,
-/// floating-point notation included.
+/// A plain decimal string ("150", "12.50", "-3.5") as an exact `Decimal`; nil for anything else,
+/// floating-point notation, "5." and ".5" included: openapi.yaml's `Decimal`, `^-?[0-9]+(\.[0-9]+)?$`.
 func exactDecimal(_ text: String) -> Decimal? {
-    var digits = 0, points = 0
-    for (index, character) in text.enumerated() {
-        switch character {
-        case "0"..."9": digits += 1
-        case ".": points += 1
-        case "-" where index == 0: continue
-        default: return nil
-        }
+    let bytes = Array(text.utf8)
+    let unsigned = bytes.first == UInt8(ascii: "-") ? bytes.dropFirst() : bytes[...]
+    let parts = unsigned.split(separator: UInt8(ascii: "."), maxSplits: 1, omittingEmptySubsequences: false)
+    guard parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") } }) else {
+        return nil
     }
-    guard digits > 0, points <= 1 else { return nil }
     return Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
+}
+
+/// `exactDecimal` without a sign: money spent, a share ("450.00", "0.8").
+func unsignedDecimal(_ text: String) -> Decimal? {
+    text.hasPrefix("-") ? nil : exactDecimal(text)
 }

@@ -41,16 +41,4 @@ extension Array where Element == CategoryMapping {
         guard let merchant else { return nil }
         return filter { $0.matches(merchant) }.max { CategoryMapping.key($0.merchant).count < CategoryMapping.key($1.merchant).count }
     }
-
-    /// The mappings as rows of a merchant table of the categories file, to paste under `rows:`.
-    public var yamlRows: String {
-        func quoted(_ text: String) -> String {
-            "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
-        }
-        return map { mapping in
-            var row = "- id: \(mapping.rowID)\n  merchant: [\(quoted(mapping.merchant))]\n  category: \(quoted(mapping.category))\n"
-            if let subcategory = mapping.subcategory { row += "  subcategory: \(quoted(subcategory))\n" }
-            return row
-        }.joined()
-    }
 }
