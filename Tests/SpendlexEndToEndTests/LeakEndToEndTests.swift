@@ -24,6 +24,9 @@ struct LeakEndToEndTests {
             lines.append(try json(["id": "other-\(index)", "sender": "VM-HDFCBK\(shape)", "channel": "sms", "text": spend]))
             lines.append(try json(["id": "unmatched-\(index)", "sender": "VM-HDFCBK", "channel": "sms",
                                    "text": "Your card \(shape) was blocked today"]))
+            // The number where the amount stands: an error naming the rule, never an amount.
+            lines.append(try json(["id": "amount-\(index)", "sender": "VM-HDFCBK", "channel": "sms",
+                                   "text": "Spent Rs.\(shape) On HDFC Bank Card 0000 At SHOP On 2026-05-02:22:26:01.Not You?"]))
         }
         let jsonl = folder.appendingPathComponent("alerts.jsonl").path
         try (lines.joined(separator: "\n") + "\n").write(toFile: jsonl, atomically: true, encoding: .utf8)

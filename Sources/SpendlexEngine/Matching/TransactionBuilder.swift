@@ -31,6 +31,12 @@ enum TransactionBuilder {
         if let text = value(.amount) {
             do {
                 let parsed = try parser.amount.normalize(text)
+                // A card number read as the amount ("Rs.4111111111111111") is no amount, and
+                // must not reach an output whole.
+                if CardNumberMasker.mask(parsed.plainString) != parsed.plainString {
+                    return .failed(rule: parser.id, field: .amount,
+                                   error: FieldError(.amountInvalid, "the amount is a card number, not an amount"))
+                }
                 amount = (parsed.value, parsed.plainString, parsed.sign, parsed.currency)
             } catch {
                 return .failed(rule: parser.id, field: .amount, error: error)
