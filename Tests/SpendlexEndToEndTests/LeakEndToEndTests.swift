@@ -27,6 +27,8 @@ struct LeakEndToEndTests {
             // The number where the amount stands: an error naming the rule, never an amount.
             lines.append(try json(["id": "amount-\(index)", "sender": "VM-HDFCBK", "channel": "sms",
                                    "text": "Spent Rs.\(shape) On HDFC Bank Card 0000 At SHOP On 2026-05-02:22:26:01.Not You?"]))
+            lines.append(try json(["id": "balance-\(index)", "sender": "OCBC", "channel": "sms",
+                                   "text": "OCBC Alert: Your OCBC card ending 1234 was charged SGD 2\(index).40 at SAMPLE BAKERY on 05/03/2026 at 08:45. Available credit limit: SGD \(shape)"]))
         }
         let jsonl = folder.appendingPathComponent("alerts.jsonl").path
         try (lines.joined(separator: "\n") + "\n").write(toFile: jsonl, atomically: true, encoding: .utf8)

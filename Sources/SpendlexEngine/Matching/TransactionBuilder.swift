@@ -117,6 +117,8 @@ enum TransactionBuilder {
             do {
                 // A balance keeps its sign: an overdrawn account reads "-312.40" (or "312.40 DR").
                 let parsed = try parser.amount.normalize(text)
+                // A card number read as the balance is no balance (and is not printed).
+                if CardNumberMasker.mask(parsed.plainString) != parsed.plainString { throw CardNumberAsFigure() }
                 balance = parsed.sign == .negative || parsed.sign == .debit ? "-" + parsed.plainString : parsed.plainString
             } catch {
                 confidence.insert(.malformedBalance)
@@ -227,3 +229,6 @@ enum TransactionBuilder {
         return String(decoding: Array(Array(bytes).split(whereSeparator: isSpace).joined(separator: [0x20])), as: UTF8.self)
     }
 }
+
+/// A card number where a figure (a balance) was captured.
+private struct CardNumberAsFigure: Error {}
