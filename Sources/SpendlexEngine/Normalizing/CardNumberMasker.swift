@@ -26,13 +26,17 @@ public enum CardNumberMasker {
                     i += 1
                     continue
                 }
-                // Digit groups joined by single spaces or dashes.
-                var groups: [Range<Int>] = []
+                // Digit groups joined by single spaces or dashes: first their extent and digit
+                // count, without allocating. Most chains (dates, amounts, short references) hold
+                // fewer than 13 digits and end here: every message's id, sender and subject are
+                // masked, and an array of groups per chain was an allocation per date in them.
                 var j = i
+                var digits = 0
                 while true {
-                    let start = j
-                    while j < n, isDigit(bytes[j]) { j += 1 }
-                    groups.append(start..<j)
+                    while j < n, isDigit(bytes[j]) {
+                        j += 1
+                        digits += 1
+                    }
                     if j + 1 < n, bytes[j] == 0x20 || bytes[j] == 0x2D, isDigit(bytes[j + 1]) {
                         j += 1
                     } else {
@@ -40,6 +44,18 @@ public enum CardNumberMasker {
                     }
                 }
                 let chainEnd = j
+                guard digits >= 13 else {
+                    i = chainEnd
+                    continue
+                }
+                var groups: [Range<Int>] = []
+                j = i
+                while j < chainEnd {
+                    let start = j
+                    while j < chainEnd, isDigit(bytes[j]) { j += 1 }
+                    groups.append(start..<j)
+                    j += 1  // the separator
+                }
                 var a = 0
                 while a < groups.count {
                     var matchEnd: Int?
