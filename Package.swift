@@ -89,3 +89,17 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Coverage-guided fuzzing (libFuzzer): only when SPENDLEX_FUZZ is set, so that ordinary
+// `swift build` and `swift test` never see it. `scripts/fuzz.sh` sets it and builds with
+// `-sanitize=fuzzer,address`; see Tests/Fuzz/README.md.
+if Context.environment["SPENDLEX_FUZZ"] != nil {
+    package.targets += [
+        .target(name: "CLibFuzzer", path: "Sources/SpendlexFuzz/CLibFuzzer"),
+        .executableTarget(
+            name: "SpendlexFuzz", dependencies: ["CLibFuzzer", "SpendlexMail", "SpendlexEngine", "SpendlexRules"],
+            exclude: ["CLibFuzzer"]
+        ),
+    ]
+    package.products.append(.executable(name: "spendlex-fuzz", targets: ["SpendlexFuzz"]))
+}

@@ -141,6 +141,8 @@ enum EmailDate {
         var digits = 0
         for b in token.dropFirst() {
             if isDigit(b) {
+                // More than four digits is no zone; stop before a long run overflows `value`.
+                guard digits < 4 else { return nil }
                 value = value * 10 + Int(b - 0x30)
                 digits += 1
             } else if b != UInt8(ascii: ":") {

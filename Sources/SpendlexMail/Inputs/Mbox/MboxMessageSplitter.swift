@@ -107,6 +107,11 @@ final class MboxMessageSplitter: InputItemSource {
     /// runs through the whole range) means it owns nothing.
     private func startInRange(_ owned: Range<Int>) {
         stream.prefill(minimum: 8)
+        if let first = fileStart(in: owned) {
+            recordStart = first
+            phase = .messages
+            return
+        }
         // Lines starting at or after the range's first byte: the LF before them is at lowerBound - 1.
         if let separator = scan(fromLine: owned.lowerBound, keeping: nil, giveUpAfter: owned.upperBound),
            separator < owned.upperBound {
@@ -116,6 +121,46 @@ final class MboxMessageSplitter: InputItemSource {
             phase = .done
             recordStart = owned.upperBound
         }
+    }
+
+    /// The offset of the file's first `From ` line when this range owns it: only a BOM and blank
+    /// bytes come before it, and it starts in `owned`. `start()` takes that line for a message
+    /// whatever its shape, but in the first range only; after more blank lines than the first
+    /// range holds, the local separator rule could miss it here, and the message was lost.
+    /// Skips the blank bytes it reads (keeping the three before the line for `scan`). Checking the
+    /// bytes before the stream's start reads the file from its beginning, up to the first other
+    /// byte: at once for a file that does not start blank.
+    private func fileStart(in owned: Range<Int>) -> Int? {
+        var position = stream.bufferOffset
+        // Bytes before offset 3 may be a BOM: `onlyBlank(before:)` decides.
+        while position < owned.upperBound {
+            while position < stream.endOffset, position < 3 || InputShape.isBlank(stream[position]) { position += 1 }
+            if position < stream.endOffset || !stream.fill(keepingFrom: max(position - 3, stream.bufferOffset)) { break }
+        }
+        guard owned.contains(position) else { return nil }
+        while stream.endOffset - position < 5, stream.fill(keepingFrom: max(position - 3, stream.bufferOffset)) {}
+        guard InputShape.startsWithFromSpace(stream.base + (position - stream.bufferOffset), stream.endOffset - position),
+              onlyBlank(before: position) else { return nil }
+        return position
+    }
+
+    /// Whether the file's bytes before absolute offset `end` are an optional BOM and blank bytes,
+    /// as `start()` skips them.
+    private func onlyBlank(before end: Int) -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 64 << 10)
+        var offset = 0
+        while offset < end {
+            let got = chunk.withUnsafeMutableBytes { pread(stream.descriptor, $0.baseAddress, $0.count, off_t(offset)) }
+            guard got > 0 else { return false }
+            var i = 0
+            if offset == 0, got >= 3, chunk[0] == 0xEF, chunk[1] == 0xBB, chunk[2] == 0xBF { i = 3 }
+            while i < got, offset + i < end {
+                guard InputShape.isBlank(chunk[i]) else { return false }
+                i += 1
+            }
+            offset += got
+        }
+        return true
     }
 
     /// Skips a BOM and blank lines, then either finds the first From_ line or reports the text

@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+@testable import SpendlexMail
+
+/// Inputs found by the libFuzzer targets (`scripts/fuzz.sh`, `Tests/Fuzz/README.md`), each kept
+/// as the failing case of the bug it found.
+@Suite("Fuzz reproducers: mail")
+struct FuzzReproducerTests {
+    typealias Support = InputTestSupport
+
+    /// mbox-ranges: the file's first `From ` line starts a message whatever its shape, but a
+    /// range after the first one found separators by the local rule only, so when blank lines
+    /// pushed that line past the first range, no range read its message.
+    @Test(arguments: [1, 2, 3, 7])
+    func firstFromLineWithoutTheShapeAfterTheFirstRange(rangeSize: Int) throws {
+        let text = "\u{FEFF}\n\nFrom a@b.c Mon Jan  1 0he quot\nSubject: x\n\nbody\n"
+            + "From b@c.d Mon Jan  1 00:00:01 2024\nSubject: y\n\nmore\n"
+        let path = try Support.temporaryFile(Array(text.utf8), name: "first-from-line.mbox")
+        let sequential = MboxRangeTests.summary(try Support.items(path, format: .mbox))
+        #expect(sequential.count == 2)
+        let ranged = MboxRangeTests.summary(try MboxRangeTests.ranged(path, size: text.utf8.count, rangeSize: rangeSize))
+        #expect(ranged == sequential)
+    }
+
+    /// The same with a first From_ line of the right shape that neither follows an empty line
+    /// nor comes before a header line (a blank line follows it).
+    @Test(arguments: [1, 2, 4])
+    func firstFromLineBeforeABlankLineAfterTheFirstRange(rangeSize: Int) throws {
+        let text = "\u{FEFF}\nFrom a@b.c Mon Jan  1 00:00:00 2024\n\nbody\n"
+        let path = try Support.temporaryFile(Array(text.utf8), name: "first-from-line-blank.mbox")
+        let sequential = MboxRangeTests.summary(try Support.items(path, format: .mbox))
+        #expect(sequential.count == 1)
+        let ranged = MboxRangeTests.summary(try MboxRangeTests.ranged(path, size: text.utf8.count, rangeSize: rangeSize))
+        #expect(ranged == sequential)
+    }
+}
+
+@Suite("Fuzz reproducers: MIME")
+struct MIMEFuzzReproducerTests {
+    /// mime: a numeric zone with more digits than an `Int` holds overflowed (a trap) before it
+    /// was found to be too long; it is no zone, so no date.
+    @Test func dateWithAVeryLongNumericZone() throws {
+        let message = "Date: Mon, 05 Jan 2026 23:10:00 +" + String(repeating: "2", count: 40) + "\n\nbody\n"
+        let headers = try MIMEDecoder.headers(of: Array(message.utf8))
+        #expect(headers.date == nil)
+    }
+}
