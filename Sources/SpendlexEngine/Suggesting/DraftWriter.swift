@@ -132,12 +132,17 @@ public enum YAMLScalar {
         return simple && !reserved.contains(text.lowercased()) ? text : quoted(text)
     }
 
-    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+    /// Whether a scalar cannot stand raw in YAML: C0 and C1 controls, DEL, the line and
+    /// paragraph separators, the byte order mark, and the noncharacters U+FFFE and U+FFFF.
+    public static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value < 0x20 || (scalar.value >= 0x7F && scalar.value < 0xA0)
             || scalar.value == 0x2028 || scalar.value == 0x2029 || scalar.value == 0xFEFF
+            || scalar.value == 0xFFFE || scalar.value == 0xFFFF
     }
 
-    private static func doubleQuoted(_ text: String) -> String {
+    /// `"text"`, with what cannot stand raw escaped (`\n`, `\x85`, `\u2028`): any text stays
+    /// one valid scalar on one line.
+    public static func doubleQuoted(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
