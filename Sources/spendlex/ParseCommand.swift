@@ -133,7 +133,11 @@ struct Parse: ParsableCommand {
         func closingRunOnFailure<T>(_ body: () throws -> T) throws -> T {
             do { return try body() } catch {
                 if let ledger, let run {
-                    try? ledger.finishRun(run, counts: stored, failure: "\(storeError.map { "writing the ledger failed: \($0)" } ?? "\(error)")")
+                    var why = "\(error)"
+                    if let failure = unmatchedOut?.failure { why = "writing \(unmatched ?? "") failed: \(failure)" }
+                    if let failure = out.failure { why = "writing \(output ?? "the output") failed: \(failure)" }
+                    if let storeError { why = "writing the ledger failed: \(storeError)" }
+                    try? ledger.finishRun(run, counts: stored, failure: why)
                 }
                 throw error
             }

@@ -78,6 +78,18 @@ struct LedgerEndToEndTests {
         #expect(before.contains { $0.hasPrefix("transaction m9 ") && $0.contains(" m5 ") || $0.hasPrefix("transaction m5 ") && $0.contains(" m9 ") })
     }
 
+    @Test func aRunThatCannotWriteItsOutputIsClosedAsFailedWithWhy() throws {
+        let store = folder.appendingPathComponent("failed.sqlite").path
+        let result = try spendlex(["parse", "examples/alert-pair.jsonl", "--store", store, "--output", "/dev/full"])
+        #expect(result.status == 70, "\(result.stderr)")
+        let runs = try DatabaseQueue(path: store).read { db in
+            try Row.fetchAll(db, sql: "SELECT finished_at, failure FROM import_runs")
+        }
+        #expect(runs.count == 1)
+        #expect(runs.first?["finished_at"] as String? != nil)
+        #expect(runs.first?["failure"] as String? == "writing /dev/full failed: No space left on device", "\(runs)")
+    }
+
     @Test func anSMSAndTheEmailAboutItAreOnePurchase() throws {
         // Two wordings of one card purchase, four minutes apart (the README's example).
         let store = folder.appendingPathComponent("pair.sqlite").path
