@@ -33,6 +33,19 @@ struct FuzzReproducerTests {
         let ranged = MboxRangeTests.summary(try MboxRangeTests.ranged(path, size: text.utf8.count, rangeSize: rangeSize))
         #expect(ranged == sequential)
     }
+
+    /// mbox-ranges: a From line at offset 1 or 2 (after a CR or a blank) was skipped by a range
+    /// starting there, as if its first bytes were a BOM's, and the file's only message was lost.
+    @Test(arguments: [1, 2, 3])
+    func firstFromLineAtOffsetOneAfterACarriageReturn(rangeSize: Int) throws {
+        var bytes = Array("\rFrom a@b.c MSubject:  mbo00".utf8) + [0xBA] + Array("00:0@t\n\nodq\n".utf8)
+        bytes += [UInt8](repeating: 0, count: 58)
+        let path = try Support.temporaryFile(bytes, name: "first-from-line-after-cr.mbox")
+        let sequential = MboxRangeTests.summary(try Support.items(path, format: .mbox))
+        #expect(sequential.count == 1)
+        let ranged = MboxRangeTests.summary(try MboxRangeTests.ranged(path, size: bytes.count, rangeSize: rangeSize))
+        #expect(ranged == sequential)
+    }
 }
 
 @Suite("Fuzz reproducers: MIME")

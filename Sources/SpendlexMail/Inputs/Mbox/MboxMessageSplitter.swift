@@ -132,9 +132,13 @@ final class MboxMessageSplitter: InputItemSource {
     /// byte: at once for a file that does not start blank.
     private func fileStart(in owned: Range<Int>) -> Int? {
         var position = stream.bufferOffset
-        // Bytes before offset 3 may be a BOM: `onlyBlank(before:)` decides.
+        // Bytes before offset 3 may be a BOM's: `onlyBlank(before:)` decides. (Skipping every byte
+        // there skipped a From line at offset 1 or 2, after a CR: the message was lost.)
+        func skippable(_ byte: UInt8, at offset: Int) -> Bool {
+            InputShape.isBlank(byte) || (offset < 3 && (byte == 0xEF || byte == 0xBB || byte == 0xBF))
+        }
         while position < owned.upperBound {
-            while position < stream.endOffset, position < 3 || InputShape.isBlank(stream[position]) { position += 1 }
+            while position < stream.endOffset, skippable(stream[position], at: position) { position += 1 }
             if position < stream.endOffset || !stream.fill(keepingFrom: max(position - 3, stream.bufferOffset)) { break }
         }
         guard owned.contains(position) else { return nil }
