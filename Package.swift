@@ -35,7 +35,11 @@ let package = Package(
         // The rule language: YAML with source locations, the rule model, diagnostics.
         .target(name: "SpendlexRules", dependencies: [.product(name: "Yams", package: "Yams")]),
         // Compiling and running rules: matchers, normalizers, the engine.
-        .target(name: "SpendlexEngine", dependencies: ["SpendlexRules", "PCRE2"]),
+        .target(
+            name: "SpendlexEngine", dependencies: ["SpendlexRules", "PCRE2"],
+            // CLDR's currencies (scripts/currencies.py), compiled into the binary: no file to find at run time.
+            resources: [.embedInCode("Resources/currencies.json")]
+        ),
         // Message sources: JSON Lines now; mailboxes and SMS backups next.
         .target(name: "SpendlexMail", dependencies: ["SpendlexEngine"]),
         // The ledger: SQLite (system library) through GRDB; migrations, runs, duplicates.

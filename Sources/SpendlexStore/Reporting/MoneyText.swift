@@ -1,17 +1,12 @@
 import Foundation
+import SpendlexEngine
 
 /// Decimal amounts as text for people: rounded to the currency's minor unit, "." as the
 /// decimal mark, no grouping ("10290.00", "1500" yen). Exact `Decimal` arithmetic throughout.
 public enum MoneyText {
-    /// Currencies without minor units.
-    static let noDecimals: Set<String> = ["BIF", "CLP", "DJF", "GNF", "ISK", "JPY", "KMF", "KRW", "PYG", "RWF", "UGX",
-                                          "VND", "VUV", "XAF", "XOF", "XPF"]
-    /// Currencies with three decimals.
-    static let threeDecimals: Set<String> = ["BHD", "IQD", "JOD", "KWD", "LYD", "OMR", "TND"]
-
-    /// Decimal places of `currency`'s minor unit: 2 unless known otherwise.
+    /// Decimal places of `currency`'s minor unit as people write it (CLDR): 2 unless known otherwise.
     public static func scale(of currency: String) -> Int {
-        noDecimals.contains(currency) ? 0 : threeDecimals.contains(currency) ? 3 : 2
+        CurrencyNormalizer.minorUnitDigits(of: currency)
     }
 
     /// `amount` rounded (half away from zero) to `currency`'s minor unit, zeros padded.

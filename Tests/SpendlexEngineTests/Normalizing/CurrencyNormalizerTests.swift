@@ -31,7 +31,7 @@ struct CurrencyNormalizerTests {
         #expect(CurrencyNormalizer.code(for: raw, country: country) == expected)
     }
 
-    @Test("unknown currencies", arguments: ["", " ", "XYZ", "abc", "Rupiah", "$$", "12", "Dr", "CR", "ABCD", "XAU"])
+    @Test("unknown currencies", arguments: ["", " ", "XYZ", "abc", "Drachma", "$$", "12", "Dr", "CR", "ABCD", "XAU"])
     func unknown(_ raw: String) {
         #expect(CurrencyNormalizer.code(for: raw, country: "IN") == nil)
     }
@@ -51,12 +51,44 @@ struct CurrencyNormalizerTests {
     }
 
     @Test func minorUnits() {
-        for code in ["BHD", "KWD", "OMR", "JOD", "TND", "IQD", "LYD"] {
+        for code in ["BHD", "KWD", "OMR", "JOD", "TND", "LYD"] {
             #expect(CurrencyNormalizer.minorUnitDigits(of: code) == 3)
         }
+        #expect(CurrencyNormalizer.minorUnitDigits(of: "IQD") == 0)
         #expect(CurrencyNormalizer.minorUnitDigits(of: "JPY") == 0)
         #expect(CurrencyNormalizer.minorUnitDigits(of: "INR") == 2)
         #expect(CurrencyNormalizer.isKnownCode("INR"))
         #expect(!CurrencyNormalizer.isKnownCode("inr"))
+    }
+}
+
+@Suite("CurrencyTable")
+struct CurrencyTableTests {
+    @Test func everyCurrencyFromCLDR() {
+        let table = CurrencyTable.standard
+        #expect(table.source.hasPrefix("CLDR "))
+        #expect(table.currencies.count >= 150)
+        #expect(table.countries.count >= 240)
+        // Names in local scripts, and local forms the data adds to CLDR's symbols.
+        for (written, code) in [("บาท", "THB"), ("Ksh", "KES"), ("৳", "BDT"), ("Tk", "BDT"), ("₦", "NGN"),
+                                ("naira", "NGN"), ("ብር", "ETB"), ("HRK", "HRK")] {
+            #expect(CurrencyNormalizer.code(for: written, country: nil) == code, "\(written)")
+        }
+    }
+
+    @Test("hasThreeDecimals agrees with the data")
+    func threeDecimalsInStep() {
+        for (code, currency) in CurrencyTable.standard.currencies {
+            #expect(CurrencyNormalizer.hasThreeDecimals(code) == (currency.digits == 3), "\(code)")
+        }
+    }
+
+    @Test("a shared symbol is certain only when the country decides it")
+    func certainty() {
+        #expect(CurrencyNormalizer.reading(of: "$", country: "CA") == .init(code: "CAD", certain: true))
+        #expect(CurrencyNormalizer.reading(of: "$", country: nil) == .init(code: "USD", certain: false))
+        #expect(CurrencyNormalizer.reading(of: "$", country: "IN") == .init(code: "USD", certain: false))
+        #expect(CurrencyNormalizer.reading(of: "₹", country: nil) == .init(code: "INR", certain: true))
+        #expect(CurrencyNormalizer.reading(of: "Rs", country: "PK") == .init(code: "PKR", certain: true))
     }
 }
