@@ -15,8 +15,13 @@ public struct CompiledRuleSet: Sendable {
     /// The decision tables of the categories files; nil when none is loaded.
     public let categorizer: Categorizer?
 
-    init(banks: [CompiledBank], router: SenderRouter, rules: RuleSet, categorizer: Categorizer? = nil) {
+    /// Country profiles, with their cues and the fallback files read with their conventions.
+    let countries: [CompiledCountry]
+
+    init(banks: [CompiledBank], router: SenderRouter, rules: RuleSet, categorizer: Categorizer? = nil,
+         countries: [CompiledCountry] = []) {
         self.banks = banks
+        self.countries = countries
         self.categorizer = categorizer
         self.fallbacks = banks.indices.filter { banks[$0].isFallback }
         self.router = router
@@ -82,6 +87,32 @@ struct BankDefaults: Sendable {
     let decimalMark: AmountNormalizer.DecimalMark
     let dateOrder: DateOrder
     let timeZone: TimeZone
+    /// The country and its profile's local currency forms.
+    let currencies: CurrencyScope
+}
+
+/// A country profile, compiled: how a message from an unknown sender is recognised as from
+/// this country, and the fallback files with its conventions.
+final class CompiledCountry: Sendable {
+    /// ISO 3166-1 alpha-2 code.
+    let code: String
+    /// Dialling prefixes without the "+" ("91").
+    let phonePrefixes: [String]
+    /// Sender-id shapes.
+    let senders: [Pattern]
+    /// Patterns that name the country in a text: bank names, the currency's code and local forms.
+    let textCues: [Pattern]
+    /// The rule set's fallback files, compiled with this country's conventions (and its
+    /// non-transaction phrases), in the same order.
+    let fallbacks: [CompiledBank]
+
+    init(code: String, phonePrefixes: [String], senders: [Pattern], textCues: [Pattern], fallbacks: [CompiledBank]) {
+        self.code = code
+        self.phonePrefixes = phonePrefixes
+        self.senders = senders
+        self.textCues = textCues
+        self.fallbacks = fallbacks
+    }
 }
 
 /// One parser, compiled.

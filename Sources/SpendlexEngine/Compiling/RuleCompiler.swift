@@ -10,7 +10,11 @@ public enum RuleCompiler {
     /// Compiles the rule set. The result is nil only when no bank could be compiled at
     /// all; otherwise broken parsers are left out and reported.
     public static func compile(_ ruleSet: RuleSet) -> (CompiledRuleSet, [Diagnostic]) {
-        var expander = GrammarExpander(fragments: ruleSet.fragments)
+        var fragments = ruleSet.fragments
+        if !fragments.contains(where: { $0.name.value == worldCurrencyName }) {
+            fragments.append(worldCurrencyFragment(profiles: ruleSet.countries))
+        }
+        var expander = GrammarExpander(fragments: fragments)
         expander.expandAllFragments()
         var diagnostics: [Diagnostic] = []
         for fragment in ruleSet.fragments {
@@ -21,7 +25,31 @@ public enum RuleCompiler {
         }
         var banks: [CompiledBank] = []
         for bank in ruleSet.banks {
-            banks.append(compile(bank, expander: &expander, diagnostics: &diagnostics))
+            banks.append(compile(bank, profile: ruleSet.profile(of: bank.country), expander: &expander,
+                                 diagnostics: &diagnostics))
+        }
+        // Each fallback file once more per country profile, with the country's conventions: how a
+        // message from an unknown sender is read once its country is inferred. Their diagnostics
+        // are the fallback's own, already reported.
+        // A bank's country without a profile gets its CLDR conventions, and no cues.
+        var countries: [CompiledCountry] = []
+        let withoutProfile = Set(ruleSet.banks.compactMap { $0.country?.uppercased() })
+            .subtracting(ruleSet.countries.map(\.country.value)).sorted()
+        let profiles = ruleSet.countries + withoutProfile.map {
+            CountryProfile(country: Located($0, at: SourceLocation(file: "", line: 0, column: 0)),
+                           location: SourceLocation(file: "", line: 0, column: 0))
+        }
+        if ruleSet.banks.contains(where: \.isFallback) {
+            for profile in profiles {
+                var repeated: [Diagnostic] = []
+                let fallbacks = ruleSet.banks.filter(\.isFallback).map { fallback in
+                    var asCountry = fallback
+                    asCountry.country = profile.country.value
+                    return compile(asCountry, profile: profile, expander: &expander, diagnostics: &repeated)
+                }
+                countries.append(compileCountry(profile, fallbacks: fallbacks, expander: &expander,
+                                                diagnostics: &diagnostics))
+            }
         }
         diagnostics += expander.diagnostics
         var categorizer: Categorizer?
@@ -32,8 +60,76 @@ public enum RuleCompiler {
         }
         diagnostics += CardRuleChecker.check(ruleSet, categories: .of(ruleSet))
         let router = SenderRouter(banks: ruleSet.banks)
-        return (CompiledRuleSet(banks: banks, router: router, rules: ruleSet, categorizer: categorizer),
+        return (CompiledRuleSet(banks: banks, router: router, rules: ruleSet, categorizer: categorizer, countries: countries),
                 deduplicated(diagnostics))
+    }
+
+    /// A country profile's cues: sender shapes and dialling prefixes, and a pattern of what in a
+    /// text names the country (its banks' names, its currency's code and local forms).
+    private static func compileCountry(_ profile: CountryProfile, fallbacks: [CompiledBank],
+                                       expander: inout GrammarExpander, diagnostics: inout [Diagnostic]) -> CompiledCountry {
+        func compilePlain(_ text: PatternText) -> Pattern? {
+            compilePattern(text, expander: &expander, diagnostics: &diagnostics)?.pattern
+        }
+        let code = profile.country.value
+        let currency = profile.currency ?? CurrencyNormalizer.defaultCode(forCountry: code)
+        // Forms of two characters or more: "N" (naira) alone is no cue, "Tk" and "KES" are.
+        // Forms shared with other currencies ("Rs") are no cue either.
+        var forms = profile.symbols.map(\.written).filter {
+            $0.count >= 2 && CurrencyNormalizer.reading(of: $0, country: nil)?.certain != false
+        }
+        if let currency { forms.append(currency) }
+        let alternation = forms.sorted { $0.count > $1.count }.map(regexEscaped).joined(separator: "|")
+        var textCues = profile.bankNames.compactMap(compilePlain)
+        if !alternation.isEmpty,
+           let cue = try? Pattern("(?i)(?<![\\p{L}])(?:\(alternation))(?=\\s?\\d)|(?<=\\d)\\s?(?:\(alternation))(?![\\p{L}])") {
+            textCues.append(cue)
+        }
+        return CompiledCountry(code: code, phonePrefixes: profile.phonePrefixes.map { String($0.dropFirst()) },
+                               senders: profile.senders.compactMap(compilePlain), textCues: textCues,
+                               fallbacks: fallbacks)
+    }
+
+    static let worldCurrencyName = "WORLD_CURRENCY"
+
+    /// The built-in fragment `%{WORLD_CURRENCY}`: every ISO 4217 code, every symbol and one-word
+    /// local name in CLDR's data, and every form the country profiles add, as written (case
+    /// matters: "ALL" is the lek, "all" a word). Latin forms are whole words; a one-letter Latin
+    /// symbol ("R", "K") is left out, too common to mean money on its own.
+    static func worldCurrencyFragment(profiles: [CountryProfile]) -> GrammarFragment {
+        let table = CurrencyTable.standard
+        var forms = Set(table.currencies.keys)
+        for currency in table.currencies.values {
+            for form in currency.symbols + currency.names where !form.contains(" ") {
+                let isASCII = form.unicodeScalars.allSatisfy(\.isASCII)
+                // ASCII names ("real", "won", "mark") are ordinary words; ASCII symbols of two or more
+                // characters ("Ksh", "R$", "Rp") are not.
+                if isASCII ? (form.count >= 2 && currency.symbols.contains(form)) : true { forms.insert(form) }
+            }
+        }
+        for profile in profiles {
+            for (written, _) in profile.symbols where written.count >= 2 { forms.insert(written) }
+        }
+        let sorted = forms.filter { !$0.contains(where: \.isNumber) }.sorted { ($0.count, $0) > ($1.count, $1) }
+        let latin = sorted.filter { $0.unicodeScalars.first.map { $0.properties.isAlphabetic } ?? false }
+        let other = sorted.filter { !latin.contains($0) }
+        let pattern = "(?:(?<![\\p{L}\\p{N}])(?:" + latin.map(regexEscaped).joined(separator: "|") + ")(?![\\p{L}])|"
+            + other.map(regexEscaped).joined(separator: "|") + ")"
+        let source = SourceText(path: "<built-in \(worldCurrencyName)>", text: pattern)
+        let start = SourceLocation(file: source.path, line: 1, column: 1)
+        return GrammarFragment(name: Located(worldCurrencyName, at: start),
+                               pattern: PatternText(value: pattern, origin: ScalarOrigin(source: source, start: start, style: .plain)),
+                               summary: "any currency: ISO 4217 codes, CLDR symbols and names, the profiles' local forms")
+    }
+
+    /// `text` with PCRE2's special characters escaped.
+    static func regexEscaped(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            if "\\^$.|?*+()[]{}/#-".contains(character) { escaped.append("\\") }
+            escaped.append(character)
+        }
+        return escaped
     }
 
     /// Loads and compiles rule files in one step; with `findingGrammars`, the `grammars`
@@ -44,15 +140,20 @@ public enum RuleCompiler {
         return (compiled, loadDiagnostics + compileDiagnostics)
     }
 
-    private static func compile(_ bank: BankRules, expander: inout GrammarExpander,
+    /// A bank's settings are its own, else its country profile's, else CLDR's for the country.
+    private static func compile(_ bank: BankRules, profile: CountryProfile?, expander: inout GrammarExpander,
                                 diagnostics: inout [Diagnostic]) -> CompiledBank {
         let country = bank.country
         let defaults = BankDefaults(
             country: country,
-            currency: bank.currency ?? country.flatMap { CurrencyNormalizer.defaultCode(forCountry: $0) },
-            decimalMark: decimalMark(bank.decimalMark?.value) ?? .auto,
-            dateOrder: bank.dateOrder.flatMap { DateOrder(rawValue: $0.value) } ?? DateOrder.forCountry(country),
-            timeZone: bank.timeZone.flatMap { TimeZone(identifier: $0.value) } ?? TimeZone(identifier: "UTC")!
+            currency: bank.currency ?? profile?.currency ?? country.flatMap { CurrencyNormalizer.defaultCode(forCountry: $0) },
+            decimalMark: decimalMark((bank.decimalMark ?? profile?.decimalMark)?.value) ?? .auto,
+            dateOrder: (bank.dateOrder ?? profile?.dateOrder).flatMap { DateOrder(rawValue: $0.value) }
+                ?? DateOrder.forCountry(country),
+            timeZone: (bank.timeZone ?? profile?.timeZone).flatMap { TimeZone(identifier: $0.value) }
+                ?? TimeZone(identifier: "UTC")!,
+            currencies: CurrencyScope(country: country, local: Dictionary(
+                (profile?.symbols ?? []).map { ($0.written, $0.code) }, uniquingKeysWith: { first, _ in first }))
         )
         func compilePlain(_ text: PatternText) -> Pattern? {
             compilePattern(text, expander: &expander, diagnostics: &diagnostics)?.pattern
@@ -60,7 +161,10 @@ public enum RuleCompiler {
         let subjects = bank.subjects.compactMap(compilePlain)
         let detect = bank.detect.compactMap(compilePlain)
         let personalSenders = bank.personalSenders.compactMap(compilePlain)
-        let ignore = bank.ignore.compactMap { rule in compilePlain(rule.pattern).map { (rule.id, $0) } }
+        // The bank's own ignore rules, then its country's non-transaction phrases.
+        let ignore = (bank.ignore + (profile?.nonTransactions ?? [])).compactMap { rule in
+            compilePlain(rule.pattern).map { (rule.id, $0) }
+        }
         var parsers: [CompiledParser] = []
         for parser in bank.parsers where parser.enabled {
             if let compiled = compile(parser, bank: bank, defaults: defaults, expander: &expander,
@@ -125,7 +229,7 @@ public enum RuleCompiler {
         }
 
         let amountMark = decimalMark(parser.field(.amount)?.decimalMark?.value) ?? defaults.decimalMark
-        let amount = AmountNormalizer(decimalMark: amountMark, country: defaults.country)
+        let amount = AmountNormalizer(decimalMark: amountMark, currencies: defaults.currencies)
         let date: DateNormalizer
         do {
             date = try DateNormalizer(format: parser.field(.date)?.format?.value, order: defaults.dateOrder)

@@ -63,10 +63,22 @@ public struct RuleEngine: Sendable {
             // the sender or the text named, if any.
             if !rules.fallbacks.isEmpty {
                 let named = route.bySender ? route.banks.first : route.detected.first
-                for index in rules.fallbacks {
-                    if let outcome = parseWithFallback(message, fallback: rules.banks[index],
-                                                       namedBank: named.map { rules.banks[$0] },
-                                                       source: named == nil ? .none : source) {
+                let namedBank = named.map { rules.banks[$0] }
+                // The fallback reads with the conventions of the named bank's country, else of the
+                // country the sender or the text points to, else with none.
+                var country: CompiledCountry?
+                var inferred = false
+                if let code = namedBank?.defaults.country {
+                    country = rules.countries.first { $0.code == code.uppercased() }
+                } else if let found = inferCountry(message) {
+                    country = found
+                    inferred = true
+                }
+                let fallbacks = country?.fallbacks ?? rules.fallbacks.map { rules.banks[$0] }
+                for fallback in fallbacks {
+                    if let outcome = parseWithFallback(message, fallback: fallback, namedBank: namedBank,
+                                                       source: named == nil ? .none : source,
+                                                       countryInferred: inferred) {
                         return outcome
                     }
                 }
@@ -77,12 +89,46 @@ public struct RuleEngine: Sendable {
         /// A fallback file's pipeline. Its `subjects` filter every email (not only those routed by
         /// sender), and its transactions take the named bank's id and defaults when there is one.
         private func parseWithFallback(_ message: Message, fallback: CompiledBank, namedBank: CompiledBank?,
-                                       source: BankSource) -> ParseOutcome? {
+                                       source: BankSource, countryInferred: Bool = false) -> ParseOutcome? {
             if let subject = message.subject, !fallback.subjects.isEmpty,
                !fallback.subjects.contains(where: { (try? $0.matches(subject, scratch: scratch)) == true }) {
                 return nil
             }
-            return parse(message, bank: fallback, source: source, as: namedBank ?? fallback, filterSubjects: false)
+            var doubts = Confidence()
+            if countryInferred { doubts.insert(.countryInferred) }
+            return parse(message, bank: fallback, source: source, as: namedBank ?? fallback, filterSubjects: false,
+                         doubts: doubts)
+        }
+
+        /// The country a message from a sender no bank names comes from: the profile whose dialling
+        /// prefix (the longest) starts a phone-number sender, or whose sender-id shapes match the
+        /// sender; else the first whose cues (bank names, currency forms) the text holds. nil when
+        /// nothing points to one.
+        func inferCountry(_ message: Message) -> CompiledCountry? {
+            guard !rules.countries.isEmpty else { return nil }
+            if let sender = message.sender {
+                let digits = sender.unicodeScalars.filter { $0.properties.numericType != nil && $0.isASCII }
+                let isPhone = sender.hasPrefix("+") && digits.count >= 8
+                    && sender.unicodeScalars.allSatisfy { $0.isASCII && ($0 == "+" || $0 == " " || $0 == "-" || CharacterSet.decimalDigits.contains($0)) }
+                if isPhone {
+                    let number = String(String.UnicodeScalarView(digits))
+                    var best: (country: CompiledCountry, length: Int)?
+                    for country in rules.countries {
+                        for prefix in country.phonePrefixes where number.hasPrefix(prefix) && prefix.count > (best?.length ?? 0) {
+                            best = (country, prefix.count)
+                        }
+                    }
+                    if let best { return best.country }
+                }
+                if let country = rules.countries.first(where: { country in
+                    country.senders.contains { (try? $0.matches(sender, scratch: scratch)) == true }
+                }) {
+                    return country
+                }
+            }
+            return rules.countries.first { country in
+                country.textCues.contains { (try? $0.matches(message.text, scratch: scratch)) == true }
+            }
         }
 
         /// Parses a message as if it came from `bankID`, skipping sender routing: how a
@@ -158,7 +204,7 @@ public struct RuleEngine: Sendable {
         /// `owner` is the bank the transaction is recorded for (the bank itself, or the bank a
         /// fallback file reads on behalf of): its id and normalization defaults are used.
         func parse(_ message: Message, bank: CompiledBank, source: BankSource, as owner: CompiledBank,
-                   filterSubjects: Bool = true) -> ParseOutcome? {
+                   filterSubjects: Bool = true, doubts: Confidence = Confidence()) -> ParseOutcome? {
             // A fallback reads a person's message ("I paid Rs 200 for dinner") only on behalf of a
             // bank its text names.
             if bank.isFallback, owner === bank, bank.isPersonalSender(message.sender, scratch: scratch) { return nil }
@@ -175,7 +221,8 @@ public struct RuleEngine: Sendable {
                     return .matchLimit(rule: parser.id, error: error)
                 case .success(let raw?):
                     return categorized(TransactionBuilder.build(parser: parser, owner: owner, raw: raw,
-                                                                message: message, source: source, policy: policy))
+                                                                message: message, source: source, policy: policy,
+                                                                doubts: doubts))
                 case .success(nil):
                     continue
                 }

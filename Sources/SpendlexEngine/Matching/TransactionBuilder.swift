@@ -6,10 +6,11 @@ import SpendlexRules
 enum TransactionBuilder {
     /// `owner` is the bank the transaction is recorded for: the parser's own bank, or the bank a
     /// fallback file reads on behalf of; its country, currency, date order and zone are the defaults.
+    /// `doubts` are those found before the parser ran (how the country was known).
     static func build(parser: CompiledParser, owner: CompiledBank, raw: FieldValues, message: Message,
-                      source: BankSource, policy: ConfidencePolicy) -> ParseOutcome {
+                      source: BankSource, policy: ConfidencePolicy, doubts: Confidence = Confidence()) -> ParseOutcome {
         let defaults = owner.defaults
-        var confidence = Confidence()
+        var confidence = doubts
         if parser.isFallback {
             confidence.insert(.fallbackParser)
         } else if case .perField = parser.matcher {
@@ -27,7 +28,7 @@ enum TransactionBuilder {
 
         // Amount: required; a malformed one makes the message an error. Its parts are taken
         // apart once: each `amount?.part` of an optional struct copied the whole of it.
-        var amount: (value: Decimal, text: String, sign: AmountSign?, currency: String?)?
+        var amount: (value: Decimal, text: String, sign: AmountSign?, currency: String?, certain: Bool)?
         if let text = value(.amount) {
             do {
                 let parsed = try parser.amount.normalize(text)
@@ -37,7 +38,7 @@ enum TransactionBuilder {
                     return .failed(rule: parser.id, field: .amount,
                                    error: FieldError(.amountInvalid, "the amount is a card number, not an amount"))
                 }
-                amount = (parsed.value, parsed.plainString, parsed.sign, parsed.currency)
+                amount = (parsed.value, parsed.plainString, parsed.sign, parsed.currency, parsed.currencyCertain)
             } catch {
                 return .failed(rule: parser.id, field: .amount, error: error)
             }
@@ -45,10 +46,18 @@ enum TransactionBuilder {
 
         var currency: String?
         if let text = value(.currency) {
-            currency = CurrencyNormalizer.code(for: text, country: defaults.country)
-            if currency == nil { confidence.insert(.unknownCurrency) }
+            if let reading = parser.amount.currencies.reading(of: text) {
+                currency = reading.code
+                if !reading.certain { confidence.insert(.ambiguousCurrency) }
+            } else {
+                confidence.insert(.unknownCurrency)
+            }
         }
-        currency = currency ?? amount?.currency ?? defaults.currency
+        if currency == nil, let written = amount?.currency {
+            currency = written
+            if amount?.certain == false { confidence.insert(.ambiguousCurrency) }
+        }
+        currency = currency ?? defaults.currency
         if currency == nil && value(.currency) == nil { confidence.insert(.noCurrency) }
 
         // Dates: as written, else the arrival time in the bank's time zone.

@@ -22,13 +22,20 @@ public struct AmountNormalizer: Sendable {
     public let decimalMark: DecimalMark
     /// ISO 3166-1 alpha-2 country used to resolve shared symbols (`$`, `¥`, `kr`, `Rs`) and, when the
     /// text names no currency, to know whether the currency has 3 decimals. nil when unknown.
-    public let country: String?
+    public var country: String? { currencies.country }
+    /// The country and its local currency forms, that resolve the currency written around the number.
+    public let currencies: CurrencyScope
 
     /// Creates a normalizer with a decimal-mark policy and an optional ISO 3166-1 alpha-2 country.
     public init(decimalMark: DecimalMark = .auto, country: String? = nil) {
+        self.init(decimalMark: decimalMark, currencies: CurrencyScope(country: country))
+    }
+
+    /// Creates a normalizer with a decimal-mark policy and a currency scope (a country profile's).
+    public init(decimalMark: DecimalMark = .auto, currencies: CurrencyScope) {
         self.decimalMark = decimalMark
-        self.country = country
-        if let country, let local = CurrencyNormalizer.defaultCode(forCountry: country) {
+        self.currencies = currencies
+        if let country = currencies.country, let local = CurrencyNormalizer.defaultCode(forCountry: country) {
             countryHasThreeDecimals = CurrencyNormalizer.hasThreeDecimals(local)
         } else {
             countryHasThreeDecimals = false
@@ -94,8 +101,8 @@ public struct AmountNormalizer: Sendable {
         }
 
         var context = Affixes()
-        try context.read(UnsafeBufferPointer(rebasing: chars[lower..<start]), isPrefix: true, raw: raw, country: country)
-        try context.read(UnsafeBufferPointer(rebasing: chars[end..<upper]), isPrefix: false, raw: raw, country: country)
+        try context.read(UnsafeBufferPointer(rebasing: chars[lower..<start]), isPrefix: true, raw: raw, scope: currencies)
+        try context.read(UnsafeBufferPointer(rebasing: chars[end..<upper]), isPrefix: false, raw: raw, scope: currencies)
         if context.openParen != context.closeParen {
             throw Self.invalid(raw, "its parentheses do not match")
         }
@@ -110,6 +117,7 @@ public struct AmountNormalizer: Sendable {
         let (value, fractionDigits, plain) = try readNumber(UnsafeBufferPointer(rebasing: chars[start..<end]),
                                                             threeDecimals: threeDecimals, raw: raw)
         var amount = ParsedAmount(value: value, sign: context.sign, currency: context.currency,
+                                  currencyCertain: context.currencyCertain,
                                   fractionDigits: fractionDigits)
         amount.plainText = plain
         return amount
@@ -301,9 +309,10 @@ private struct Affixes {
     var openParen = false
     var closeParen = false
     var currency: String?
+    var currencyCertain = true
 
     /// Reads a prefix or suffix given as UTF-8 bytes.
-    mutating func read(_ text: UnsafeBufferPointer<UInt8>, isPrefix: Bool, raw: String, country: String?)
+    mutating func read(_ text: UnsafeBufferPointer<UInt8>, isPrefix: Bool, raw: String, scope: CurrencyScope)
         throws(FieldError)
     {
         var i = 0
@@ -353,7 +362,7 @@ private struct Affixes {
                 j += dLength
             }
             try readWord(String(decoding: UnsafeBufferPointer(rebasing: text[i..<j]), as: UTF8.self),
-                         raw: raw, country: country)
+                         raw: raw, scope: scope)
             i = j
         }
     }
@@ -364,7 +373,7 @@ private struct Affixes {
         sign = newSign
     }
 
-    private mutating func readWord(_ text: String, raw: String, country: String?) throws(FieldError) {
+    private mutating func readWord(_ text: String, raw: String, scope: CurrencyScope) throws(FieldError) {
         if text == "." { return }  // sentence period or a dot standing apart from "Rs"
         var letters = text.unicodeScalars[...]
         if letters.last == "." { letters = letters.dropLast() }
@@ -376,15 +385,17 @@ private struct Affixes {
                 return
             }
         }
-        guard let code = CurrencyNormalizer.code(for: text, country: country) else {
+        guard let reading = scope.reading(of: text) else {
             if letters.count == 3, letters.allSatisfy({ $0.value >= 0x41 && $0.value <= 0x5A }) {
                 throw FieldError(.currencyUnknown, "\"\(text)\" in \"\(raw)\" is not a known currency")
             }
             throw AmountNormalizer.invalid(raw, "\"\(text)\" is neither a currency nor a sign")
         }
+        let code = reading.code
         if let currency, currency != code {
             throw AmountNormalizer.invalid(raw, "it names two currencies, \(currency) and \(code)")
         }
         currency = code
+        currencyCertain = reading.certain
     }
 }

@@ -55,3 +55,29 @@ public enum CurrencyNormalizer {
         }
     }
 }
+
+/// Where a currency is read: the country that resolves shared forms, and that country's own ways of
+/// writing currencies (its profile's `symbols`: "N" for naira in Nigeria), which come first.
+public struct CurrencyScope: Sendable {
+    /// ISO 3166-1 alpha-2 country, upper case; nil when unknown.
+    public let country: String?
+    /// Lower-cased local forms to ISO 4217 codes.
+    public let local: [String: String]
+
+    /// A scope for a country (any case) and its local forms (any case).
+    public init(country: String?, local: [String: String] = [:]) {
+        self.country = country.map { NormalizingText.trimmed($0).uppercased() }
+        self.local = Dictionary(local.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The currency written as `raw`: a local form of the country (certain), else CLDR's reading.
+    public func reading(of raw: String) -> CurrencyTable.Reading? {
+        if !local.isEmpty {
+            let key = NormalizingText.trimmed(raw).lowercased()
+            if let code = local[key] ?? (key.hasSuffix(".") ? local[String(key.dropLast())] : nil) {
+                return CurrencyTable.Reading(code: code, certain: true)
+            }
+        }
+        return CurrencyNormalizer.reading(of: raw, country: country)
+    }
+}

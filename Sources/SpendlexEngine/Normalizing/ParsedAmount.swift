@@ -11,6 +11,9 @@ public struct ParsedAmount: Equatable, Sendable {
     /// ISO 4217 code when a symbol or code is written inside the raw text ("Rs.1,234.00" → "INR"),
     /// resolved with the normalizer's country; nil when the text has none.
     public var currency: String?
+    /// False when the written form names several currencies and the country did not decide
+    /// (a "$" with no country): `currency` is then the form's usual meaning, a guess.
+    public var currencyCertain: Bool
     /// Number of decimals written in the text ("30.00" → 2, "10290" → 0, ".5" → 1), so that
     /// `plainString` gives back the scale the user saw; `Decimal` itself drops trailing zeros.
     public var fractionDigits: Int
@@ -20,10 +23,12 @@ public struct ParsedAmount: Equatable, Sendable {
 
     /// Creates an amount. When `fractionDigits` is nil it is taken from `value`'s own exponent
     /// (`Decimal(string: "1.50")` → 1, since `Decimal` keeps no trailing zeros).
-    public init(value: Decimal, sign: AmountSign? = nil, currency: String? = nil, fractionDigits: Int? = nil) {
+    public init(value: Decimal, sign: AmountSign? = nil, currency: String? = nil, currencyCertain: Bool = true,
+                fractionDigits: Int? = nil) {
         self.value = value
         self.sign = sign
         self.currency = currency
+        self.currencyCertain = currencyCertain
         self.fractionDigits = fractionDigits ?? max(0, -value.exponent)
     }
 

@@ -40,6 +40,12 @@ public struct Confidence: Sendable, Equatable {
         case malformedBalance
         /// Neither the parser nor the text says whether money went out or came in.
         case noDirection
+        /// The currency symbol names several currencies ("$", "Rs", "kr") and the country did not
+        /// decide between them: the currency is the symbol's usual meaning, a guess.
+        case ambiguousCurrency
+        /// The sender is unknown to the rules: the country, whose conventions read the message,
+        /// was inferred from the sender's shape or from the text.
+        case countryInferred
 
         /// The part of the score this doubt belongs to.
         public var part: String {
@@ -52,6 +58,8 @@ public struct Confidence: Sendable, Equatable {
             case .emptyMerchant: "merchant"
             case .malformedBalance: "balance"
             case .noDirection: "direction"
+            case .ambiguousCurrency: "currency"
+            case .countryInferred: "source"
             }
         }
 
@@ -60,7 +68,8 @@ public struct Confidence: Sendable, Equatable {
             switch self {
             case .fallbackParser, .futureDate: 0.35
             case .perFieldParser, .bankFromText, .dateFromArrival: 0.05
-            case .noBank, .malformedBalance: 0.10
+            case .noBank, .malformedBalance, .ambiguousCurrency: 0.10
+            case .countryInferred: 0.05
             case .noDate, .dateWithoutYear, .malformedDate, .malformedAccount, .emptyMerchant: 0.15
             case .unknownCurrency, .noCurrency, .noDirection: 0.20
             }
@@ -84,6 +93,8 @@ public struct Confidence: Sendable, Equatable {
             case .emptyMerchant: "merchant captured but empty"
             case .malformedBalance: "balance captured but not an amount"
             case .noDirection: "direction unknown (neither debit nor credit)"
+            case .ambiguousCurrency: "currency symbol shared by several currencies, not decided by the country"
+            case .countryInferred: "country inferred from the sender's shape or the text, not known from a bank"
             }
         }
     }

@@ -15,8 +15,10 @@ public struct RuleTestReport: Sendable {
     public var counterExamples = 0
     /// Banks (fallback files included) with at least one test run.
     public var banks = 0
-    /// Distinct countries of those banks.
+    /// Distinct countries of those banks and profiles.
     public var countries = 0
+    /// Country profiles with examples run.
+    public var profiles = 0
     /// Decision table row examples run.
     public var categoryExamples = 0
     /// Decision tables with at least one example run.
@@ -26,7 +28,9 @@ public struct RuleTestReport: Sendable {
     public var coverage: String {
         func count(_ n: Int, _ one: String, _ many: String) -> String { "\(n) \(n == 1 ? one : many)" }
         return "\(count(examples, "example", "examples")) and \(count(counterExamples, "counter-example", "counter-examples"))"
-            + " from \(count(banks, "bank", "banks")) in \(count(countries, "country", "countries"))"
+            + " from \(count(banks, "bank", "banks"))"
+            + (profiles == 0 ? "" : " and \(count(profiles, "country profile", "country profiles"))")
+            + " in \(count(countries, "country", "countries"))"
             + (tables == 0 ? "" : "; \(count(categoryExamples, "category example", "category examples"))"
                 + " from \(count(tables, "decision table", "decision tables"))")
     }
@@ -71,6 +75,24 @@ public enum RuleTestRunner {
                                                                       at: counter.text.location))
                     } else {
                         report.passed += 1
+                    }
+                }
+            }
+        }
+        // Country profiles' examples run through the whole engine, routing included: they test what
+        // a message from the country's senders reads as, whoever parses it. Without a fallback
+        // file loaded (`spendlex test rules/categories.yaml`), they have nothing to read them.
+        if only == nil, !engine.rules.fallbacks.isEmpty {
+            for profile in engine.rules.rules.countries where !profile.examples.isEmpty {
+                countries.insert(profile.country.value)
+                report.profiles += 1
+                let id = "country.\(profile.country.value.lowercased())"
+                for (index, example) in profile.examples.enumerated() {
+                    report.examples += 1
+                    let problems = check(example, index: index, profile: id, worker: worker)
+                    if problems.isEmpty { report.passed += 1 } else {
+                        report.failed += 1
+                        report.failures += problems
                     }
                 }
             }
@@ -135,6 +157,20 @@ public enum RuleTestRunner {
                 at: expected.location))
         }
         return problems
+    }
+
+    private static func check(_ example: RuleExample, index: Int, profile: String,
+                              worker: RuleEngine.Worker) -> [Diagnostic] {
+        let outcome = worker.parse(message(for: example, parser: profile, index: index))
+        guard let transaction = outcome.transaction else {
+            return [.testFailed(profile, "no transaction: \(outcome.reason)", at: example.text.location)]
+        }
+        return example.expect.compactMap { field, expected in
+            let actual = value(of: field.value, in: transaction)
+            guard !same(field.value, expected: expected.value, actual: actual) else { return nil }
+            return .testFailed(profile, "\(field.value.rawValue): expected \(quoted(expected.value)), got \(quoted(actual))",
+                               at: expected.location)
+        }
     }
 
     static func value(of field: ExpectedField, in t: Transaction) -> String? {

@@ -22,6 +22,14 @@ public enum RuleLoader {
                 files += grammarFiles
             }
         }
+        // The country profiles the bank files inherit: `rules/countries` when a bank file lies
+        // under `rules/`.
+        if findingGrammars, files.contains(where: { $0.contains("/banks/") || $0.contains("/fallback/") }),
+           let folder = countryFolder(near: paths) {
+            let given = Set(files.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
+            files += ruleFiles(under: [folder], diagnostics: &diagnostics)
+                .filter { !given.contains(URL(fileURLWithPath: $0).standardizedFileURL.path) }
+        }
         for file in files {
             do {
                 let text = try String(contentsOfFile: file, encoding: .utf8)
@@ -59,7 +67,9 @@ public enum RuleLoader {
         }
         var reader = NodeReader(source: source)
         let keys = Set(root.mapping?.keys.compactMap(\.scalar?.string) ?? [])
-        if keys.contains("fragments") {
+        if CountryFileReader.isProfile(keys) {
+            if let profile = CountryFileReader.read(root, with: &reader) { ruleSet.countries.append(profile) }
+        } else if keys.contains("fragments") {
             ruleSet.fragments += GrammarFileReader.read(root, with: &reader)
         } else if CardFileReader.isCardFile(keys) {
             if let card = CardFileReader.read(root, with: &reader) { ruleSet.cards.append(card) }
@@ -95,6 +105,21 @@ public enum RuleLoader {
                     diagnostics.append(.duplicateID(id.value, at: id.location, first: first))
                 } else {
                     rules[id.value] = id.location
+                }
+            }
+        }
+        var profiles: [String: SourceLocation] = [:]
+        for profile in ruleSet.countries {
+            if let first = profiles[profile.country.value] {
+                diagnostics.append(.duplicateID(profile.country.value, at: profile.country.location, first: first))
+            } else {
+                profiles[profile.country.value] = profile.country.location
+            }
+            for rule in profile.nonTransactions {
+                if let first = rules[rule.id] {
+                    diagnostics.append(.duplicateID(rule.id, at: rule.pattern.location, first: first))
+                } else {
+                    rules[rule.id] = rule.pattern.location
                 }
             }
         }
@@ -151,6 +176,25 @@ public enum RuleLoader {
             }
         }
         return grammars(in: URL(fileURLWithPath: fileManager.currentDirectoryPath))
+    }
+
+    /// The `countries` folder of the rule pack a path lies in: looked for in each path's folder and
+    /// its parents (`rules/banks/in/hdfc.yaml` finds `rules/countries`). nil when there is none.
+    public static func countryFolder(near paths: [String]) -> String? {
+        let fileManager = FileManager.default
+        for path in paths {
+            var directory = URL(fileURLWithPath: path).standardizedFileURL
+            while directory.path != "/" {
+                if directory.lastPathComponent == "countries" { return directory.path }
+                let candidate = directory.appendingPathComponent("countries")
+                var isDirectory: ObjCBool = false
+                if fileManager.fileExists(atPath: candidate.path, isDirectory: &isDirectory), isDirectory.boolValue {
+                    return candidate.path
+                }
+                directory.deleteLastPathComponent()
+            }
+        }
+        return nil
     }
 
     /// The YAML files under the given paths, sorted, so that every run sees the same order.

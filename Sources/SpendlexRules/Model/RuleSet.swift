@@ -16,6 +16,15 @@ public struct RuleSet: Sendable {
     public var cards: [CardRules] = []
     /// Reward program valuations from points files.
     public var pointPrograms: [PointProgram] = []
+    /// Country profiles, in path order.
+    public var countries: [CountryProfile] = []
+
+    /// The profile of a country (ISO 3166-1 alpha-2, any case).
+    public func profile(of country: String?) -> CountryProfile? {
+        guard let country else { return nil }
+        let code = country.uppercased()
+        return countries.first { $0.country.value == code }
+    }
 
     /// Creates a rule set.
     public init(banks: [BankRules] = [], fragments: [GrammarFragment] = [], sources: [String: SourceText] = [:]) {

@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+@testable import SpendlexEngine
+import SpendlexRules
+
+/// Country profiles: what bank files inherit, and how a message from an unknown sender is read
+/// once its country is inferred.
+@Suite("Country profiles")
+struct CountryProfileTests {
+    static let files: [(path: String, text: String)] = [
+        ("countries/ng.yaml", """
+            profile: NG
+            currency: NGN
+            symbols: {N: NGN}
+            date_order: dmy
+            phone_prefixes: ["+234"]
+            senders: ['^GTBank$']
+            bank_names: ['(?i)\\bZenith Bank\\b']
+            non_transactions: ['(?i)\\blink your BVN\\b']
+            """),
+        ("countries/ca.yaml", """
+            profile: CA
+            currency: CAD
+            date_order: ymd
+            bank_names: ['(?i)\\bDesjardins\\b']
+            """),
+        ("banks/ng/tb.yaml", """
+            bank: Test Bank
+            id: tb
+            country: NG
+            senders: [TESTBANK]
+            parsers:
+              - id: tb.debit
+                direction: debit
+                pattern: 'Debit (?<amount>N[\\d,.]+) on (?<date>\\S+)'
+                examples: [{text: "Debit N1,500.00 on 04/11/2026", expect: {amount: "1500.00", currency: NGN}}]
+            """),
+        ("fallback/generic.yaml", """
+            bank: Generic
+            id: generic
+            fallback: true
+            parsers:
+              - id: generic.debit
+                direction: debit
+                when: '(?i)\\b(?:spent|debit)\\b'
+                fields:
+                  amount: '%{MONEY_ANY:amount}'
+                  date: '(?<date>\\d{1,4}[/-]\\d{1,2}[/-]\\d{1,4})'
+                examples: [{text: "You spent €5.00", expect: {amount: "5.00"}}]
+            """),
+    ]
+
+    static func engine() -> (RuleEngine, [Diagnostic]) {
+        var ruleSet = RuleSet()
+        var diagnostics: [Diagnostic] = []
+        for file in files {
+            RuleLoader.load(text: file.text, path: file.path, into: &ruleSet, diagnostics: &diagnostics)
+        }
+        let (grammars, grammarDiagnostics) = RuleLoader.load(paths: [repositoryRoot + "/grammars"])
+        ruleSet.fragments = grammars.fragments
+        diagnostics += grammarDiagnostics + RuleLoader.validate(ruleSet)
+        let (compiled, compileDiagnostics) = RuleCompiler.compile(ruleSet)
+        return (RuleEngine(rules: compiled), diagnostics + compileDiagnostics)
+    }
+
+    func parse(_ text: String, sender: String?) -> ParseOutcome {
+        Self.engine().0.makeWorker().parse(Message(id: "m", text: text, sender: sender, channel: .sms))
+    }
+
+    @Test func profilesLoadWithoutErrors() {
+        let (engine, diagnostics) = Self.engine()
+        #expect(!diagnostics.containsErrors, "\(diagnostics)")
+        #expect(engine.rules.rules.countries.map(\.country.value) == ["NG", "CA"])
+    }
+
+    @Test func aBankInheritsItsCountrysLocalSymbolsAndNonTransactions() throws {
+        let t = try #require(parse("Debit N1,500.00 on 04/11/2026", sender: "TESTBANK").transaction)
+        #expect(t.currency == "NGN" && t.amountText == "1500.00" && t.date?.description == "2026-11-04")
+        #expect(!t.confidenceParts.contains(.ambiguousCurrency))
+        let ignored = parse("Debit N0 on 1/1/2026: link your BVN now", sender: "TESTBANK")
+        guard case .ignored(let rule, _) = ignored else {
+            Issue.record("not ignored: \(ignored)")
+            return
+        }
+        #expect(rule == "country.ng.ignore.1")
+    }
+
+    @Test("an unknown sender's country comes from its dialling prefix, its shape or the text")
+    func inference() throws {
+        let byShape = try #require(parse("Debit of N2,000.00 on 04/11/2026", sender: "GTBank").transaction)
+        #expect(byShape.currency == "NGN" && byShape.confidenceParts.contains(.countryInferred))
+        let byName = try #require(parse("Desjardins: you spent $45.20 on 2026-11-04", sender: "55123").transaction)
+        #expect(byName.currency == "CAD" && byName.date?.description == "2026-11-04")
+        #expect(!byName.confidenceParts.contains(.ambiguousCurrency))
+        // A phone number is a person: its country is known, but it is not read as an alert.
+        let worker = Self.engine().0.makeWorker()
+        #expect(worker.inferCountry(Message(id: "m", text: "hi", sender: "+234 803 123 4567", channel: .sms))?.code == "NG")
+    }
+
+    @Test("a shared symbol with no country to decide it is a doubt, not a silent guess")
+    func ambiguousDollar() throws {
+        let t = try #require(parse("You spent $45.20 on 2026-11-04", sender: "55123").transaction)
+        #expect(t.currency == "USD" && t.confidenceParts.contains(.ambiguousCurrency))
+        #expect(!t.confidenceParts.contains(.countryInferred))
+    }
+
+    @Test func aBrokenProfileIsReportedWhereItIsWritten() {
+        var ruleSet = RuleSet()
+        var diagnostics: [Diagnostic] = []
+        RuleLoader.load(text: "profile: india\ncurrency: INR\n", path: "countries/in.yaml", into: &ruleSet, diagnostics: &diagnostics)
+        RuleLoader.load(text: "profile: NG\nsymbols: {N: naira}\ncolour: green\n", path: "countries/ng.yaml",
+                        into: &ruleSet, diagnostics: &diagnostics)
+        #expect(diagnostics.map { "\($0.location.line):\($0.location.column) \($0.id)" } == [
+            "1:10 rule.invalidValue", "3:1 rule.unknownKey", "2:14 rule.invalidValue",
+        ])
+        #expect(ruleSet.countries.map(\.country.value) == ["NG"])
+    }
+}
