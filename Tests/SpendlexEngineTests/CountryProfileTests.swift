@@ -87,7 +87,7 @@ struct CountryProfileTests {
 
     @Test("an unknown sender's country comes from its dialling prefix, its shape or the text")
     func inference() throws {
-        let byShape = try #require(parse("Debit of N2,000.00 on 04/11/2026", sender: "GTBank").transaction)
+        let byShape = try #require(parse("Debit of ₦2,000.00 on 04/11/2026", sender: "GTBank").transaction)
         #expect(byShape.currency == "NGN" && byShape.confidenceParts.contains(.countryInferred))
         let byName = try #require(parse("Desjardins: you spent $45.20 on 2026-11-04", sender: "55123").transaction)
         #expect(byName.currency == "CAD" && byName.date?.description == "2026-11-04")
@@ -95,6 +95,14 @@ struct CountryProfileTests {
         // A phone number is a person: its country is known, but it is not read as an alert.
         let worker = Self.engine().0.makeWorker()
         #expect(worker.inferCountry(Message(id: "m", text: "hi", sender: "+234 803 123 4567", channel: .sms))?.code == "NG")
+    }
+
+    @Test("a parser that finds no amount makes no transaction, and says so")
+    func noAmountNoTransaction() {
+        // A bare "N" is naira only in a bank's own pattern: the fallback's money fragment leaves it out.
+        let outcome = parse("Debit of N2,000.00 on 04/11/2026", sender: "GTBank")
+        #expect(outcome.transaction == nil)
+        #expect(outcome.reason.hasSuffix("generic.debit matched but found no amount"), "\(outcome.reason)")
     }
 
     @Test("a shared symbol with no country to decide it is a doubt, not a silent guess")

@@ -157,7 +157,7 @@ struct RuleEngineTests {
     }
 
     @Test func routedMessagesThatMatchNothingAreUnmatched() {
-        guard case .unmatched(let banks, let bySender) = parse("hello", sender: "VM-TBANK") else {
+        guard case .unmatched(let banks, let bySender, _) = parse("hello", sender: "VM-TBANK") else {
             Issue.record("expected unmatched")
             return
         }

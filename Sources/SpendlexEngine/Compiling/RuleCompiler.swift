@@ -95,7 +95,7 @@ public enum RuleCompiler {
     /// The built-in fragment `%{WORLD_CURRENCY}`: every ISO 4217 code, every symbol and one-word
     /// local name in CLDR's data, and every form the country profiles add, as written (case
     /// matters: "ALL" is the lek, "all" a word). Latin forms are whole words; a one-letter Latin
-    /// symbol ("R", "K") is left out, too common to mean money on its own.
+    /// symbol ("R", "K", a profile's "N") is left out, too common to mean money on its own.
     static func worldCurrencyFragment(profiles: [CountryProfile]) -> GrammarFragment {
         let table = CurrencyTable.standard
         var forms = Set(table.currencies.keys)
@@ -108,10 +108,14 @@ public enum RuleCompiler {
             }
         }
         for profile in profiles {
-            for (written, _) in profile.symbols where written.count >= 2 { forms.insert(written) }
+            for (written, _) in profile.symbols where written.count >= 2 || !written.unicodeScalars.allSatisfy(\.isASCII) {
+                forms.insert(written)
+            }
         }
         let sorted = forms.filter { !$0.contains(where: \.isNumber) }.sorted { ($0.count, $0) > ($1.count, $1) }
-        let latin = sorted.filter { $0.unicodeScalars.first.map { $0.properties.isAlphabetic } ?? false }
+        // Latin-script forms are whole words ("ALL" is no lek in "ALLOWED"); other scripts' forms
+        // follow the figure directly (98,700원, 28.50元, 223р) or sit in scripts without spaces.
+        let latin = sorted.filter { form in form.unicodeScalars.allSatisfy(\.isASCII) && form.first?.isLetter == true }
         let other = sorted.filter { !latin.contains($0) }
         let pattern = "(?:(?<![\\p{L}\\p{N}])(?:" + latin.map(regexEscaped).joined(separator: "|") + ")(?![\\p{L}])|"
             + other.map(regexEscaped).joined(separator: "|") + ")"

@@ -53,7 +53,12 @@ public struct RuleEngine: Sendable {
             parse(message, route: senderBanks.isEmpty ? route(message) : Route(banks: senderBanks, bySender: true))
         }
 
+        /// Parsers that matched the message being parsed but found no amount: no transaction, and
+        /// the reason the message is unmatched.
+        private var withoutAmount: [String] = []
+
         private func parse(_ message: Message, route: Route) -> ParseOutcome {
+            withoutAmount.removeAll(keepingCapacity: true)
             let source: BankSource = route.bySender ? .sender : .text
             for bankIndex in route.banks {
                 let bank = rules.banks[bankIndex]
@@ -83,7 +88,8 @@ public struct RuleEngine: Sendable {
                     }
                 }
             }
-            return .unmatched(banks: route.banks.map { rules.banks[$0].id }, routedBySender: route.bySender)
+            return .unmatched(banks: route.banks.map { rules.banks[$0].id }, routedBySender: route.bySender,
+                              withoutAmount: withoutAmount)
         }
 
         /// A fallback file's pipeline. Its `subjects` filter every email (not only those routed by
@@ -135,8 +141,9 @@ public struct RuleEngine: Sendable {
         /// bank's examples are tested. Returns `.unmatched` when no parser of the bank matches.
         public func parse(_ message: Message, asBank bankID: String) -> ParseOutcome {
             guard let bank = rules.bank(id: bankID) else { return .unmatched(banks: [], routedBySender: false) }
+            withoutAmount.removeAll(keepingCapacity: true)
             return parse(message, bank: bank, source: .sender, as: bank)
-                ?? .unmatched(banks: [bankID], routedBySender: true)
+                ?? .unmatched(banks: [bankID], routedBySender: true, withoutAmount: withoutAmount)
         }
 
         /// The ids of every parser of `bankID` whose pattern matches the message, in order,
@@ -220,6 +227,11 @@ public struct RuleEngine: Sendable {
                 case .failure(let error):
                     return .matchLimit(rule: parser.id, error: error)
                 case .success(let raw?):
+                    // No transaction without an amount: the next parser may find one.
+                    if raw[.amount] == nil && parser.constants[.amount] == nil {
+                        withoutAmount.append(parser.id)
+                        continue
+                    }
                     return categorized(TransactionBuilder.build(parser: parser, owner: owner, raw: raw,
                                                                 message: message, source: source, policy: policy,
                                                                 doubts: doubts))

@@ -87,8 +87,9 @@ public enum ParseOutcome: Sendable {
     case transaction(Transaction)
     /// A non-transaction recognised by an ignore rule (or a bank's subject filter).
     case ignored(rule: String, bank: String)
-    /// No parser matched. `banks` are the banks the message was routed to.
-    case unmatched(banks: [String], routedBySender: Bool)
+    /// No parser matched. `banks` are the banks the message was routed to; `withoutAmount` the
+    /// parsers that matched but found no amount (there is no transaction without one).
+    case unmatched(banks: [String], routedBySender: Bool, withoutAmount: [String] = [])
     /// A parser matched but a field could not be normalized.
     case failed(rule: String, field: FieldName, error: FieldError)
     /// Matching hit a PCRE2 limit: a hostile rule or message.
@@ -105,9 +106,10 @@ public enum ParseOutcome: Sendable {
         switch self {
         case .transaction(let transaction): "transaction by \(transaction.rule)"
         case .ignored(let rule, _): "ignored by \(rule)"
-        case .unmatched(let banks, let routed):
-            banks.isEmpty ? "unmatched: no bank's sender or detect pattern fits"
-                : "unmatched: no parser of \(banks.joined(separator: ", ")) matched\(routed ? "" : " (routed by text)")"
+        case .unmatched(let banks, let routed, let withoutAmount):
+            (banks.isEmpty ? "unmatched: no bank's sender or detect pattern fits"
+                : "unmatched: no parser of \(banks.joined(separator: ", ")) matched\(routed ? "" : " (routed by text)")")
+                + (withoutAmount.isEmpty ? "" : "; \(withoutAmount.joined(separator: ", ")) matched but found no amount")
         case .failed(let rule, let field, let error): "\(rule): invalid \(field.rawValue): \(error.message)"
         case .matchLimit(let rule, let error): "\(rule): match limit hit (\(error))"
         }

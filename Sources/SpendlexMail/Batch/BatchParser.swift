@@ -465,7 +465,7 @@ struct BatchResult: Sendable {
             }
         case .ignored:
             summary.ignored += 1
-        case .unmatched(let banks, let bySender):
+        case .unmatched(let banks, let bySender, _):
             summary.unmatched += 1
             // A bank's message that no parser matched, or a likely transaction from an
             // unknown sender: both are what a rule author needs to see.
