@@ -32,6 +32,8 @@ struct SchemaTests {
         #expect(properties(of: "rewardCap") == CardFileReader.capKeys.sorted())
         #expect(properties(of: "pointsFile") == CardFileReader.pointsKeys.sorted())
         #expect(properties(of: "program") == CardFileReader.programKeys.sorted())
+        #expect(properties(of: "countryProfile") == CountryFileReader.keys.sorted())
+        #expect(properties(of: "fieldLayer") == FieldLayerFileReader.keys.sorted())
     }
 
     @Test func categoriesFileKeysMatch() {

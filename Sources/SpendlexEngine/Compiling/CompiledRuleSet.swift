@@ -17,10 +17,13 @@ public struct CompiledRuleSet: Sendable {
 
     /// Country profiles, with their cues and the fallback files read with their conventions.
     let countries: [CompiledCountry]
+    /// The generic field layer's finders, when one is loaded.
+    let fieldLayer: CompiledFieldLayer?
 
     init(banks: [CompiledBank], router: SenderRouter, rules: RuleSet, categorizer: Categorizer? = nil,
-         countries: [CompiledCountry] = []) {
+         countries: [CompiledCountry] = [], fieldLayer: CompiledFieldLayer? = nil) {
         self.banks = banks
+        self.fieldLayer = fieldLayer
         self.countries = countries
         self.categorizer = categorizer
         self.fallbacks = banks.indices.filter { banks[$0].isFallback }
@@ -138,9 +141,13 @@ public final class CompiledParser: Sendable {
     let isFallback: Bool
     /// Fields besides the amount without which a transaction is `pending`.
     let required: [FieldName]
+    /// Fields the field layer finds for this parser: those it cannot capture, has no constant
+    /// for, and has not switched off. `channel` only when the parser names none.
+    let layerFields: [FieldName]
 
     init(id: String, bankID: String, rule: ParserRule, matcher: FieldMatcher, amount: AmountNormalizer,
-         date: DateNormalizer, constants: [FieldName: String], isFallback: Bool) {
+         date: DateNormalizer, constants: [FieldName: String], isFallback: Bool, layerFields: [FieldName] = []) {
+        self.layerFields = layerFields
         self.id = id
         self.bankID = bankID
         self.rule = rule
@@ -151,6 +158,29 @@ public final class CompiledParser: Sendable {
         self.isFallback = isFallback
         self.required = rule.required.map(\.value).filter { $0 != .amount }
     }
+}
+
+/// The generic field layer, compiled.
+final class CompiledFieldLayer: Sendable {
+    /// Per field, its finders in order: a pattern and the group that holds the value (0: all of it).
+    let finders: [(field: FieldName, patterns: [(pattern: Pattern, group: Int)])]
+    /// Channels and their patterns, in order.
+    let channels: [(name: String, pattern: Pattern)]
+    /// The fields it has finders for (`channel` when it has channels).
+    let fields: Set<FieldName>
+
+    init(finders: [(field: FieldName, patterns: [(pattern: Pattern, group: Int)])], channels: [(name: String, pattern: Pattern)]) {
+        self.finders = finders
+        self.channels = channels
+        var fields = Set(finders.map(\.field))
+        if !channels.isEmpty { fields.insert(.channel) }
+        self.fields = fields
+    }
+
+    /// How far past the end of a one-pattern parser's match the layer looks, in bytes: the
+    /// sentence's neighbourhood, where a balance or a reference follows; not a footer
+    /// kilobytes away.
+    static let reach = 400
 }
 
 /// How a parser finds its fields in a message.

@@ -23,10 +23,12 @@ public enum RuleCompiler {
                 diagnostics.append(patternDiagnostic(error, text: fragment.pattern, expanded: expanded))
             }
         }
+        let fieldLayer = ruleSet.fieldLayer.flatMap { compileLayer($0, expander: &expander, diagnostics: &diagnostics) }
+        let layerFields = fieldLayer?.fields ?? []
         var banks: [CompiledBank] = []
         for bank in ruleSet.banks {
-            banks.append(compile(bank, profile: ruleSet.profile(of: bank.country), expander: &expander,
-                                 diagnostics: &diagnostics))
+            banks.append(compile(bank, profile: ruleSet.profile(of: bank.country), layerFields: layerFields,
+                                 expander: &expander, diagnostics: &diagnostics))
         }
         // Each fallback file once more per country profile, with the country's conventions: how a
         // message from an unknown sender is read once its country is inferred. Their diagnostics
@@ -45,7 +47,8 @@ public enum RuleCompiler {
                 let fallbacks = ruleSet.banks.filter(\.isFallback).map { fallback in
                     var asCountry = fallback
                     asCountry.country = profile.country.value
-                    return compile(asCountry, profile: profile, expander: &expander, diagnostics: &repeated)
+                    return compile(asCountry, profile: profile, layerFields: layerFields, expander: &expander,
+                                   diagnostics: &repeated)
                 }
                 countries.append(compileCountry(profile, fallbacks: fallbacks, expander: &expander,
                                                 diagnostics: &diagnostics))
@@ -60,8 +63,27 @@ public enum RuleCompiler {
         }
         diagnostics += CardRuleChecker.check(ruleSet, categories: .of(ruleSet))
         let router = SenderRouter(banks: ruleSet.banks)
-        return (CompiledRuleSet(banks: banks, router: router, rules: ruleSet, categorizer: categorizer, countries: countries),
+        return (CompiledRuleSet(banks: banks, router: router, rules: ruleSet, categorizer: categorizer, countries: countries,
+                                fieldLayer: fieldLayer),
                 deduplicated(diagnostics))
+    }
+
+    /// The field layer's finders: each pattern's value is its capture named like the field,
+    /// else the whole match.
+    private static func compileLayer(_ layer: FieldLayer, expander: inout GrammarExpander,
+                                     diagnostics: inout [Diagnostic]) -> CompiledFieldLayer {
+        var finders: [(field: FieldName, patterns: [(pattern: Pattern, group: Int)])] = []
+        for (field, texts) in layer.finders {
+            let patterns = texts.compactMap { text -> (pattern: Pattern, group: Int)? in
+                guard let (pattern, _) = compilePattern(text, expander: &expander, diagnostics: &diagnostics) else { return nil }
+                return (pattern, pattern.groupNumber(named: field.value.rawValue) ?? 0)
+            }
+            finders.append((field.value, patterns))
+        }
+        let channels = layer.channels.compactMap { channel -> (name: String, pattern: Pattern)? in
+            compilePattern(channel.pattern, expander: &expander, diagnostics: &diagnostics).map { (channel.name, $0.pattern) }
+        }
+        return CompiledFieldLayer(finders: finders, channels: channels)
     }
 
     /// A country profile's cues: sender shapes and dialling prefixes, and a pattern of what in a
@@ -145,8 +167,8 @@ public enum RuleCompiler {
     }
 
     /// A bank's settings are its own, else its country profile's, else CLDR's for the country.
-    private static func compile(_ bank: BankRules, profile: CountryProfile?, expander: inout GrammarExpander,
-                                diagnostics: inout [Diagnostic]) -> CompiledBank {
+    private static func compile(_ bank: BankRules, profile: CountryProfile?, layerFields: Set<FieldName>,
+                                expander: inout GrammarExpander, diagnostics: inout [Diagnostic]) -> CompiledBank {
         let country = bank.country
         let defaults = BankDefaults(
             country: country,
@@ -171,7 +193,7 @@ public enum RuleCompiler {
         }
         var parsers: [CompiledParser] = []
         for parser in bank.parsers where parser.enabled {
-            if let compiled = compile(parser, bank: bank, defaults: defaults, expander: &expander,
+            if let compiled = compile(parser, bank: bank, defaults: defaults, layerFields: layerFields, expander: &expander,
                                       diagnostics: &diagnostics) {
                 parsers.append(compiled)
             }
@@ -180,7 +202,7 @@ public enum RuleCompiler {
                             personalSenders: personalSenders, ignore: ignore, parsers: parsers, defaults: defaults)
     }
 
-    private static func compile(_ parser: ParserRule, bank: BankRules, defaults: BankDefaults,
+    private static func compile(_ parser: ParserRule, bank: BankRules, defaults: BankDefaults, layerFields: Set<FieldName>,
                                 expander: inout GrammarExpander, diagnostics: inout [Diagnostic]) -> CompiledParser? {
         let id = parser.id.value
         var matcher: FieldMatcher?
@@ -242,8 +264,17 @@ public enum RuleCompiler {
             diagnostics.append(Diagnostic(.ruleInvalidValue, .error, at: location, "invalid date format: \(error.message)"))
             return nil
         }
+        // The fields the layer finds for this parser, in field order.
+        let accountLike: [FieldName] = [.account, .card, .last4]
+        let capturesAccount = accountLike.contains { matcher.captures($0) || constants[$0] != nil }
+        let fromLayer = FieldName.allCases.filter { field in
+            layerFields.contains(field) && !matcher.captures(field) && constants[field] == nil
+                && !(accountLike.contains(field) && capturesAccount)
+                && !parser.layerOff.contains(field) && (field != .channel || parser.channel == nil)
+        }
         return CompiledParser(id: id, bankID: bank.id.value, rule: parser, matcher: matcher,
-                              amount: amount, date: date, constants: constants, isFallback: bank.isFallback)
+                              amount: amount, date: date, constants: constants, isFallback: bank.isFallback,
+                              layerFields: fromLayer)
     }
 
     /// Expands and compiles one pattern; a PCRE2 error is reported inside the written pattern.

@@ -153,7 +153,9 @@ extension RuleEngine.Worker {
             let result: Explanation.ParserResult
             switch extract(parser, from: message.text) {
             case .failure(let error): result = .limit(error)
-            case .success(let raw?): result = .matched(raw.captured)
+            case .success(var raw?):
+                fillFromLayer(&raw, parser: parser, text: message.text)
+                result = .matched(raw.captured)
             case .success(nil):
                 if case .perField(let gate?, _) = parser.matcher,
                    (try? gate.matches(message.text, scratch: scratch)) != true {

@@ -6,6 +6,8 @@ import SpendlexRules
 struct FieldValues: Sendable {
     private var amount, currency, date, time, merchant, account, card, last4, balance, reference, channel,
                 direction: String?
+    /// Where a one-pattern parser matched (UTF-8 offsets): the field layer looks from there.
+    var span: Range<Int>?
 
     subscript(field: FieldName) -> String? {
         get {

@@ -226,12 +226,13 @@ public struct RuleEngine: Sendable {
                 switch extract(parser, from: message.text) {
                 case .failure(let error):
                     return .matchLimit(rule: parser.id, error: error)
-                case .success(let raw?):
+                case .success(var raw?):
                     // No transaction without an amount: the next parser may find one.
                     if raw[.amount] == nil && parser.constants[.amount] == nil {
                         withoutAmount.append(parser.id)
                         continue
                     }
+                    fillFromLayer(&raw, parser: parser, text: message.text)
                     return categorized(TransactionBuilder.build(parser: parser, owner: owner, raw: raw,
                                                                 message: message, source: source, policy: policy,
                                                                 doubts: doubts))
@@ -240,6 +241,33 @@ public struct RuleEngine: Sendable {
                 }
             }
             return nil
+        }
+
+        /// Fields the parser did not capture, from the generic field layer: searched from where a
+        /// one-pattern parser matched to `CompiledFieldLayer.reach` bytes past its end, or in the
+        /// whole text for a per-field parser. A finder that hits a match limit finds nothing.
+        func fillFromLayer(_ raw: inout FieldValues, parser: CompiledParser, text: String) {
+            guard !parser.layerFields.isEmpty, let layer = rules.fieldLayer else { return }
+            let start = raw.span?.lowerBound ?? 0
+            let limit = raw.span.map { $0.upperBound + CompiledFieldLayer.reach } ?? Int.max
+            for field in parser.layerFields where raw[field] == nil {
+                if field == .channel {
+                    raw[.channel] = layer.channels.first { channel in
+                        guard let match = try? channel.pattern.firstMatch(in: text, from: start, scratch: scratch),
+                              let range = match[0] else { return false }
+                        return range.lowerBound <= limit
+                    }?.name
+                    continue
+                }
+                guard let finders = layer.finders.first(where: { $0.field == field })?.patterns else { continue }
+                for (pattern, group) in finders {
+                    if let match = try? pattern.firstMatch(in: text, from: start, scratch: scratch),
+                       let range = match[group] ?? match[0], range.lowerBound <= limit {
+                        raw[field] = Self.slice(text, range)
+                        break
+                    }
+                }
+            }
         }
 
         /// `text.utf8Slice(range)`, reading the bytes in place: `utf8Slice` copies the string to
@@ -255,6 +283,7 @@ public struct RuleEngine: Sendable {
                 case .single(let pattern, let groups):
                     guard let match = try pattern.firstMatch(in: text, scratch: scratch) else { return .success(nil) }
                     var raw = FieldValues()
+                    raw.span = match[0]
                     for (field, numbers) in groups {
                         if let range = numbers.lazy.compactMap({ match[$0] }).first {
                             raw[field] = Self.slice(text, range)

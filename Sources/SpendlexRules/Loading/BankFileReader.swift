@@ -8,7 +8,7 @@ enum BankFileReader {
                            "decimal", "date_order", "fallback", "senders", "subjects", "detect", "personal_senders", "ignore",
                            "parsers"]
     static let parserKeys = ["id", "description", "direction", "kind", "channel", "account_type", "pattern",
-                             "when", "fields", "required", "enabled", "examples", "counter_examples"]
+                             "when", "fields", "required", "layer", "enabled", "examples", "counter_examples"]
     static let fieldKeys = ["pattern", "value", "format", "decimal"]
     static let exampleKeys = ["text", "sender", "subject", "received_at", "expect"]
     static let counterExampleKeys = ["text", "sender", "subject"]
@@ -152,6 +152,16 @@ enum BankFileReader {
                     reader.choice($0, key: "a required field", as: FieldName.self)
                 }
             case "enabled": parser.enabled = reader.bool(value, key: "enabled") ?? true
+            case "layer":
+                // `layer: false` switches every field layer finder off; a mapping, the named ones.
+                if value.scalar != nil {
+                    if reader.bool(value, key: "layer") == false { parser.layerOff = Set(FieldLayerFileReader.layerFields + [.channel]) }
+                } else if let switches = reader.entries(of: value, context: "layer",
+                                                        allowed: (FieldLayerFileReader.layerFields + [.channel]).map(\.rawValue)) {
+                    for (field, flag) in switches where reader.bool(flag, key: field.value) == false {
+                        if let name = FieldName(rawValue: field.value) { parser.layerOff.insert(name) }
+                    }
+                }
             case "examples":
                 parser.examples = reader.list(value, key: "examples").compactMap { example($0, with: &reader) }
             case "counter_examples":

@@ -67,7 +67,15 @@ public enum RuleLoader {
         }
         var reader = NodeReader(source: source)
         let keys = Set(root.mapping?.keys.compactMap(\.scalar?.string) ?? [])
-        if CountryFileReader.isProfile(keys) {
+        if FieldLayerFileReader.isFieldLayer(keys) {
+            if let layer = FieldLayerFileReader.read(root, with: &reader) {
+                if let first = ruleSet.fieldLayer {
+                    reader.report(.duplicateID(layer.name.value, at: layer.name.location, first: first.name.location))
+                } else {
+                    ruleSet.fieldLayer = layer
+                }
+            }
+        } else if CountryFileReader.isProfile(keys) {
             if let profile = CountryFileReader.read(root, with: &reader) { ruleSet.countries.append(profile) }
         } else if keys.contains("fragments") {
             ruleSet.fragments += GrammarFileReader.read(root, with: &reader)

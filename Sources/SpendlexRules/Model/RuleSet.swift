@@ -18,6 +18,8 @@ public struct RuleSet: Sendable {
     public var pointPrograms: [PointProgram] = []
     /// Country profiles, in path order.
     public var countries: [CountryProfile] = []
+    /// The generic field layer; the first file's when several are loaded.
+    public var fieldLayer: FieldLayer?
 
     /// The profile of a country (ISO 3166-1 alpha-2, any case).
     public func profile(of country: String?) -> CountryProfile? {
@@ -136,6 +138,9 @@ public struct ParserRule: Sendable {
     public var fields: [FieldRule]
     /// Fields without which a transaction is `pending` rather than complete; `amount` always is.
     public var required: [Located<FieldName>] = []
+    /// Field layer finders this parser switches off (`layer: {reference: false}`); every one
+    /// with `layer: false`.
+    public var layerOff: Set<FieldName> = []
     /// Whether the parser takes part; `enabled: false` switches it off (and its examples).
     public var enabled: Bool
     /// Messages this parser must turn into the expected fields.

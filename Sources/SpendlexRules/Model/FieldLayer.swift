@@ -1,0 +1,22 @@
+/// The generic field layer (`grammars/fields.yaml`): finders for the fields a transaction
+/// message states whatever its bank (balance, reference, account or card mask) and the
+/// payment channels, declared once. A parser that does not capture one of these fields gets it
+/// from the layer; a parser can switch a finder off (`layer: {reference: false}`, or
+/// `layer: false` for all).
+public struct FieldLayer: Sendable {
+    /// The layer's name (`generic`).
+    public var name: Located<String>
+    /// Patterns per field, tried in order: the first that matches gives the field (its capture
+    /// named like the field, else the whole match).
+    public var finders: [(field: Located<FieldName>, patterns: [PatternText])] = []
+    /// Channels (`upi`, `pix`, `atm`) and the patterns that name them, tried in order.
+    public var channels: [(name: String, pattern: PatternText)] = []
+    /// Where the file starts.
+    public var location: SourceLocation
+
+    /// Creates an empty layer.
+    public init(name: Located<String>, location: SourceLocation) {
+        self.name = name
+        self.location = location
+    }
+}
