@@ -12,6 +12,8 @@ struct FieldLayerTests {
         finders:
           balance: ['(?i:\\bbal(?:ance)?\\b)[:\\s]*Rs\\.?\\s?(?<balance>[\\d,.]+\\d)']
           reference: ['(?i:\\bref\\b)[:.\\s]*(?<reference>[A-Z0-9]{6,})']
+        roles:
+          balance: '(?i:\\bbal(?:ance)?\\b)[:\\s]*$'
         channels:
           upi: '\\bUPI\\b'
           card: '(?i)\\bcard\\b'
@@ -32,6 +34,12 @@ struct FieldLayerTests {
             layer: {reference: false}
             pattern: 'Rs\\.(?<amount>[\\d,.]+\\d) spent'
             examples: [{text: "Rs.10 spent", expect: {amount: "10"}}]
+          - id: tb.credit
+            direction: credit
+            when: '\\bcredited\\b'
+            fields:
+              amount: 'Rs\\.?\\s?(?<amount>\\d[\\d,.]*\\d)'
+            examples: [{text: "Rs 10 credited", expect: {amount: "10"}}]
         """
 
     static let engine: RuleEngine = {
@@ -55,6 +63,14 @@ struct FieldLayerTests {
     @Test func aParserCanSwitchAFinderOffAndKeepsItsOwnChannel() throws {
         let t = try parse("Rs.250.00 spent with UPI. Ref 631845220913. Bal: Rs 1,204.50")
         #expect(t.reference == nil && t.balance == "1204.50" && t.channel == "card")
+    }
+
+    @Test("a money mention after a balance word is never the amount")
+    func roles() throws {
+        let t = try parse("Bal: Rs 5,000.00 after Rs 250.00 credited")
+        #expect(t.amountText == "250.00")
+        let none = Self.engine.makeWorker().parse(Message(id: "m", text: "Balance Rs 5,000.00; credited", sender: "TB", channel: .sms))
+        #expect(none.transaction == nil)
     }
 
     @Test("the layer looks near the match, not in a footer far away")

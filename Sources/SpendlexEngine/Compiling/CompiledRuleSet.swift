@@ -169,8 +169,13 @@ final class CompiledFieldLayer: Sendable {
     /// The fields it has finders for (`channel` when it has channels).
     let fields: Set<FieldName>
 
-    init(finders: [(field: FieldName, patterns: [(pattern: Pattern, group: Int)])], channels: [(name: String, pattern: Pattern)]) {
+    /// Roles other than the amount, each with the pattern of the words just before such a mention.
+    let roles: [(name: String, pattern: Pattern)]
+
+    init(finders: [(field: FieldName, patterns: [(pattern: Pattern, group: Int)])], channels: [(name: String, pattern: Pattern)],
+         roles: [(name: String, pattern: Pattern)] = []) {
         self.finders = finders
+        self.roles = roles
         self.channels = channels
         var fields = Set(finders.map(\.field))
         if !channels.isEmpty { fields.insert(.channel) }
@@ -181,6 +186,8 @@ final class CompiledFieldLayer: Sendable {
     /// sentence's neighbourhood, where a balance or a reference follows; not a footer
     /// kilobytes away.
     static let reach = 400
+    /// How many bytes before a money mention its role words are looked for.
+    static let roleWindow = 48
 }
 
 /// How a parser finds its fields in a message.

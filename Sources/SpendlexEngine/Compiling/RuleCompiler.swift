@@ -83,7 +83,10 @@ public enum RuleCompiler {
         let channels = layer.channels.compactMap { channel -> (name: String, pattern: Pattern)? in
             compilePattern(channel.pattern, expander: &expander, diagnostics: &diagnostics).map { (channel.name, $0.pattern) }
         }
-        return CompiledFieldLayer(finders: finders, channels: channels)
+        let roles = layer.roles.compactMap { role -> (name: String, pattern: Pattern)? in
+            compilePattern(role.pattern, expander: &expander, diagnostics: &diagnostics).map { (role.name, $0.pattern) }
+        }
+        return CompiledFieldLayer(finders: finders, channels: channels, roles: roles)
     }
 
     /// A country profile's cues: sender shapes and dialling prefixes, and a pattern of what in a

@@ -270,6 +270,15 @@ public struct RuleEngine: Sendable {
             }
         }
 
+        /// The role (other than the amount) of the money mention starting at `offset`, from the words
+        /// just before it: "Avl Bal", "Balance:", "limit", "fee". nil when it has none.
+        func role(before offset: Int, in text: String, roles: [(name: String, pattern: Pattern)]) -> String? {
+            let start = max(0, offset - CompiledFieldLayer.roleWindow)
+            guard offset > start else { return nil }
+            let before = Self.slice(text, start..<offset)
+            return roles.first { (try? $0.pattern.matches(before, scratch: scratch)) == true }?.name
+        }
+
         /// `text.utf8Slice(range)`, reading the bytes in place: `utf8Slice` copies the string to
         /// reach them (a retain and a release), for every field of every message.
         private static func slice(_ text: String, _ range: Range<Int>) -> String {
@@ -294,6 +303,19 @@ public struct RuleEngine: Sendable {
                     if let gate, try !gate.matches(text, scratch: scratch) { return .success(nil) }
                     var raw = FieldValues()
                     for (name, pattern, group) in fields {
+                        if name == .amount, let roles = rules.fieldLayer?.roles, !roles.isEmpty {
+                            // The first money mention that is not a balance, a limit or a fee.
+                            var offset = 0
+                            while let match = try pattern.firstMatch(in: text, from: offset, scratch: scratch),
+                                  let whole = match[0], let range = match[group] ?? match[0] {
+                                if role(before: whole.lowerBound, in: text, roles: roles) == nil {
+                                    raw[.amount] = Self.slice(text, range)
+                                    break
+                                }
+                                offset = max(whole.upperBound, whole.lowerBound + 1)
+                            }
+                            continue
+                        }
                         if let match = try pattern.firstMatch(in: text, scratch: scratch),
                            let range = match[group] ?? match[0] {
                             raw[name] = Self.slice(text, range)

@@ -3,7 +3,7 @@ import Yams
 /// Reads the field layer file. The accepted keys are listed here and in
 /// `grammars/spendlex-rules.schema.json`; keep the two in step.
 enum FieldLayerFileReader {
-    static let keys = ["field_layer", "description", "finders", "channels"]
+    static let keys = ["field_layer", "description", "finders", "channels", "roles"]
     /// Fields the layer may find: those a message states whatever its format.
     static let layerFields: [FieldName] = [.balance, .reference, .last4, .account, .card]
 
@@ -23,6 +23,21 @@ enum FieldLayerFileReader {
                     guard let name = FieldName(rawValue: field.value) else { continue }
                     let list = reader.list(patterns, key: field.value).compactMap { reader.pattern($0, key: "a finder") }
                     layer.finders.append((Located(name, at: field.location), list))
+                }
+            case "roles":
+                guard let mapping = node.mapping else {
+                    reader.report(.wrongType("roles", expected: "a mapping of role names to patterns", at: reader.location(of: node)))
+                    break
+                }
+                for (nameNode, patternNode) in mapping {
+                    guard let role = reader.string(nameNode, key: "a role"),
+                          let pattern = reader.pattern(patternNode, key: role.value) else { continue }
+                    if role.value == "amount" {
+                        reader.report(.invalidValue(role.value, for: "roles", allowed: "a role other than amount (balance, limit, fee, ...)",
+                                                    at: role.location))
+                    } else {
+                        layer.roles.append((role.value, pattern))
+                    }
                 }
             case "channels":
                 guard let mapping = node.mapping else {

@@ -11,6 +11,10 @@ public struct FieldLayer: Sendable {
     public var finders: [(field: Located<FieldName>, patterns: [PatternText])] = []
     /// Channels (`upi`, `pix`, `atm`) and the patterns that name them, tried in order.
     public var channels: [(name: String, pattern: PatternText)] = []
+    /// Roles a money mention can have besides the amount (`balance`, `limit`, `fee`), each with
+    /// a pattern that matches the words just before such a mention (anchored at their end): a
+    /// per-field parser's amount is the first mention with none of these roles.
+    public var roles: [(name: String, pattern: PatternText)] = []
     /// Where the file starts.
     public var location: SourceLocation
 
