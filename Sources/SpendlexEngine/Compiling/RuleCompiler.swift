@@ -25,10 +25,24 @@ public enum RuleCompiler {
         }
         let fieldLayer = ruleSet.fieldLayer.flatMap { compileLayer($0, expander: &expander, diagnostics: &diagnostics) }
         let layerFields = fieldLayer?.fields ?? []
+        // A fallback file read with no country knows every profile's local currency forms that
+        // name one currency in all of them ("р" is the rouble wherever a profile lists it).
+        var worldForms: [String: String] = [:]
+        var sharedForms: Set<String> = []
+        for profile in ruleSet.countries {
+            for (written, code) in profile.symbols {
+                let key = written.lowercased()
+                if let known = worldForms[key], known != code { sharedForms.insert(key) } else { worldForms[key] = code }
+            }
+        }
+        var world = CountryProfile(country: Located("", at: SourceLocation(file: "", line: 0, column: 0)),
+                                   location: SourceLocation(file: "", line: 0, column: 0))
+        world.symbols = worldForms.filter { !sharedForms.contains($0.key) }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         var banks: [CompiledBank] = []
         for bank in ruleSet.banks {
-            banks.append(compile(bank, profile: ruleSet.profile(of: bank.country), layerFields: layerFields,
-                                 expander: &expander, diagnostics: &diagnostics))
+            let profile = bank.isFallback && bank.country == nil ? world : ruleSet.profile(of: bank.country)
+            banks.append(compile(bank, profile: profile, layerFields: layerFields, expander: &expander,
+                                 diagnostics: &diagnostics))
         }
         // Each fallback file once more per country profile, with the country's conventions: how a
         // message from an unknown sender is read once its country is inferred. Their diagnostics
