@@ -55,6 +55,14 @@ public enum RuleCompiler {
             CountryProfile(country: Located($0, at: SourceLocation(file: "", line: 0, column: 0)),
                            location: SourceLocation(file: "", line: 0, column: 0))
         }
+        // A currency several profiles use (EUR) says nothing about which of them a text is from.
+        var currencyUsers: [String: Int] = [:]
+        for profile in profiles {
+            if let code = profile.currency ?? CurrencyNormalizer.defaultCode(forCountry: profile.country.value) {
+                currencyUsers[code, default: 0] += 1
+            }
+        }
+        let sharedCurrencies = Set(currencyUsers.filter { $0.value > 1 }.keys)
         if ruleSet.banks.contains(where: \.isFallback) {
             for profile in profiles {
                 var repeated: [Diagnostic] = []
@@ -64,8 +72,8 @@ public enum RuleCompiler {
                     return compile(asCountry, profile: profile, layerFields: layerFields, expander: &expander,
                                    diagnostics: &repeated)
                 }
-                countries.append(compileCountry(profile, fallbacks: fallbacks, expander: &expander,
-                                                diagnostics: &diagnostics))
+                countries.append(compileCountry(profile, fallbacks: fallbacks, sharedCurrencies: sharedCurrencies,
+                                                expander: &expander, diagnostics: &diagnostics))
             }
         }
         diagnostics += expander.diagnostics
@@ -105,7 +113,7 @@ public enum RuleCompiler {
 
     /// A country profile's cues: sender shapes and dialling prefixes, and a pattern of what in a
     /// text names the country (its banks' names, its currency's code and local forms).
-    private static func compileCountry(_ profile: CountryProfile, fallbacks: [CompiledBank],
+    private static func compileCountry(_ profile: CountryProfile, fallbacks: [CompiledBank], sharedCurrencies: Set<String>,
                                        expander: inout GrammarExpander, diagnostics: inout [Diagnostic]) -> CompiledCountry {
         func compilePlain(_ text: PatternText) -> Pattern? {
             compilePattern(text, expander: &expander, diagnostics: &diagnostics)?.pattern
@@ -113,11 +121,13 @@ public enum RuleCompiler {
         let code = profile.country.value
         let currency = profile.currency ?? CurrencyNormalizer.defaultCode(forCountry: code)
         // Forms of two characters or more: "N" (naira) alone is no cue, "Tk" and "KES" are.
-        // Forms shared with other currencies ("Rs") are no cue either.
-        var forms = profile.symbols.map(\.written).filter {
-            $0.count >= 2 && CurrencyNormalizer.reading(of: $0, country: nil)?.certain != false
-        }
-        if let currency { forms.append(currency) }
+        // Only forms of the country's own currency count (Cambodia writes dollars too), and not
+        // forms shared with other currencies ("Rs") or currencies other profiles use (EUR).
+        var forms = profile.symbols.filter {
+            $0.written.count >= 2 && $0.code == currency && !sharedCurrencies.contains($0.code)
+                && CurrencyNormalizer.reading(of: $0.written, country: nil)?.certain != false
+        }.map(\.written)
+        if let currency, !sharedCurrencies.contains(currency) { forms.append(currency) }
         let alternation = forms.sorted { $0.count > $1.count }.map(regexEscaped).joined(separator: "|")
         var textCues = profile.bankNames.compactMap(compilePlain)
         if !alternation.isEmpty,
