@@ -19,10 +19,20 @@ public struct CompiledRuleSet: Sendable {
     let countries: [CompiledCountry]
     /// The generic field layer's finders, when one is loaded.
     let fieldLayer: CompiledFieldLayer?
+    /// The countries' text cues in one pattern.
+    let countryCues: CountryCues?
+
+    /// Text cues of every country in one alternation, and which group is which country.
+    struct CountryCues: Sendable {
+        let pattern: Pattern
+        /// Index into `countries`, and its group.
+        let groups: [(country: Int, group: Int)]
+    }
 
     init(banks: [CompiledBank], router: SenderRouter, rules: RuleSet, categorizer: Categorizer? = nil,
-         countries: [CompiledCountry] = [], fieldLayer: CompiledFieldLayer? = nil) {
+         countries: [CompiledCountry] = [], countryCues: CountryCues? = nil, fieldLayer: CompiledFieldLayer? = nil) {
         self.banks = banks
+        self.countryCues = countryCues
         self.fieldLayer = fieldLayer
         self.countries = countries
         self.categorizer = categorizer
@@ -103,17 +113,18 @@ final class CompiledCountry: Sendable {
     let phonePrefixes: [String]
     /// Sender-id shapes.
     let senders: [Pattern]
-    /// Patterns that name the country in a text: bank names, the currency's code and local forms.
-    let textCues: [Pattern]
+    /// The pattern text of what names the country in a text (bank names, the currency's code and
+    /// local forms), for `CompiledRuleSet.countryCues`.
+    let cues: String?
     /// The rule set's fallback files, compiled with this country's conventions (and its
     /// non-transaction phrases), in the same order.
     let fallbacks: [CompiledBank]
 
-    init(code: String, phonePrefixes: [String], senders: [Pattern], textCues: [Pattern], fallbacks: [CompiledBank]) {
+    init(code: String, phonePrefixes: [String], senders: [Pattern], cues: String?, fallbacks: [CompiledBank]) {
         self.code = code
         self.phonePrefixes = phonePrefixes
         self.senders = senders
-        self.textCues = textCues
+        self.cues = cues
         self.fallbacks = fallbacks
     }
 }
@@ -164,21 +175,21 @@ public final class CompiledParser: Sendable {
 final class CompiledFieldLayer: Sendable {
     /// Per field, its finders in order: a pattern and the group that holds the value (0: all of it).
     let finders: [(field: FieldName, patterns: [(pattern: Pattern, group: Int)])]
-    /// Channels and their patterns, in order.
-    let channels: [(name: String, pattern: Pattern)]
+    /// The channels' patterns as one alternation, and the group of each channel, in priority order.
+    let channels: (pattern: Pattern, groups: [(name: String, group: Int)])?
     /// The fields it has finders for (`channel` when it has channels).
     let fields: Set<FieldName>
 
     /// Roles other than the amount, each with the pattern of the words just before such a mention.
     let roles: [(name: String, pattern: Pattern)]
 
-    init(finders: [(field: FieldName, patterns: [(pattern: Pattern, group: Int)])], channels: [(name: String, pattern: Pattern)],
-         roles: [(name: String, pattern: Pattern)] = []) {
+    init(finders: [(field: FieldName, patterns: [(pattern: Pattern, group: Int)])],
+         channels: (pattern: Pattern, groups: [(name: String, group: Int)])?, roles: [(name: String, pattern: Pattern)] = []) {
         self.finders = finders
         self.roles = roles
         self.channels = channels
         var fields = Set(finders.map(\.field))
-        if !channels.isEmpty { fields.insert(.channel) }
+        if channels != nil { fields.insert(.channel) }
         self.fields = fields
     }
 
@@ -186,6 +197,8 @@ final class CompiledFieldLayer: Sendable {
     /// sentence's neighbourhood, where a balance or a reference follows; not a footer
     /// kilobytes away.
     static let reach = 400
+    /// How far before a per-field parser's amount the layer looks, in bytes.
+    static let reachBefore = 200
     /// How many bytes before a money mention its role words are looked for.
     static let roleWindow = 48
 }
@@ -196,6 +209,12 @@ enum FieldMatcher: Sendable {
     case single(Pattern, groups: [FieldName: [Int]])
     /// A gate pattern, then one pattern per field searched on its own.
     case perField(when: Pattern?, fields: [(name: FieldName, pattern: Pattern, group: Int)])
+
+    /// Whether fields are searched one by one.
+    var isPerField: Bool {
+        if case .perField = self { return true }
+        return false
+    }
 
     /// Whether the matcher can produce this field.
     func captures(_ field: FieldName) -> Bool {

@@ -1,3 +1,4 @@
+import PCRE2
 import SpendlexRules
 
 /// A pattern after `%{NAME}` references were replaced by their fragments, with a map
@@ -41,6 +42,11 @@ struct GrammarExpander {
     private var expanded: [String: String] = [:]
     private var failed: Set<String> = []
     private(set) var diagnostics: [Diagnostic] = []
+    /// Patterns already compiled, by expanded text: the fallback files are compiled once more per
+    /// country profile with the same patterns, and PCRE2's JIT compile of the large currency
+    /// alternation is the costliest part of loading rules. Kept here because the expander is
+    /// what every compile step already carries.
+    var compiled: [String: Pattern] = [:]
 
     init(fragments: [GrammarFragment]) {
         var byName: [String: GrammarFragment] = [:]

@@ -86,7 +86,7 @@ public enum RuleCompiler {
         diagnostics += CardRuleChecker.check(ruleSet, categories: .of(ruleSet))
         let router = SenderRouter(banks: ruleSet.banks)
         return (CompiledRuleSet(banks: banks, router: router, rules: ruleSet, categorizer: categorizer, countries: countries,
-                                fieldLayer: fieldLayer),
+                                countryCues: countryCues(countries), fieldLayer: fieldLayer),
                 deduplicated(diagnostics))
     }
 
@@ -102,8 +102,20 @@ public enum RuleCompiler {
             }
             finders.append((field.value, patterns))
         }
-        let channels = layer.channels.compactMap { channel -> (name: String, pattern: Pattern)? in
-            compilePattern(channel.pattern, expander: &expander, diagnostics: &diagnostics).map { (channel.name, $0.pattern) }
+        // The channels as one alternation, each in a group of its own: one scan of the text finds
+        // every channel it names (seventeen scans, one per channel, cost more than the parse).
+        var channelNames: [String] = []
+        var alternatives: [String] = []
+        for channel in layer.channels {
+            guard let (_, expanded) = compilePattern(channel.pattern, expander: &expander, diagnostics: &diagnostics) else { continue }
+            alternatives.append("(?<spendlex_channel_\(channelNames.count)>(?:\(expanded.text)))")
+            channelNames.append(channel.name)
+        }
+        var channels: (pattern: Pattern, groups: [(name: String, group: Int)])?
+        if !alternatives.isEmpty, let pattern = try? Pattern(alternatives.joined(separator: "|"), options: .duplicateNames) {
+            channels = (pattern, channelNames.enumerated().compactMap { index, name in
+                pattern.groupNumber(named: "spendlex_channel_\(index)").map { (name, $0) }
+            })
         }
         let roles = layer.roles.compactMap { role -> (name: String, pattern: Pattern)? in
             compilePattern(role.pattern, expander: &expander, diagnostics: &diagnostics).map { (role.name, $0.pattern) }
@@ -129,13 +141,13 @@ public enum RuleCompiler {
         }.map(\.written)
         if let currency, !sharedCurrencies.contains(currency) { forms.append(currency) }
         let alternation = forms.sorted { $0.count > $1.count }.map(regexEscaped).joined(separator: "|")
-        var textCues = profile.bankNames.compactMap(compilePlain)
-        if !alternation.isEmpty,
-           let cue = try? Pattern("(?i)(?<![\\p{L}])(?:\(alternation))(?=\\s?\\d)|(?<=\\d)\\s?(?:\(alternation))(?![\\p{L}])") {
-            textCues.append(cue)
+        var cues = profile.bankNames.compactMap { compilePattern($0, expander: &expander, diagnostics: &diagnostics)?.expanded.text }
+        if !alternation.isEmpty {
+            cues.append("(?i)(?<![\\p{L}])(?:\(alternation))(?=\\s?\\d)|(?<=\\d)\\s?(?:\(alternation))(?![\\p{L}])")
         }
         return CompiledCountry(code: code, phonePrefixes: profile.phonePrefixes.map { String($0.dropFirst()) },
-                               senders: profile.senders.compactMap(compilePlain), textCues: textCues,
+                               senders: profile.senders.compactMap(compilePlain),
+                               cues: cues.isEmpty ? nil : cues.map { "(?:\($0))" }.joined(separator: "|"),
                                fallbacks: fallbacks)
     }
 
@@ -173,6 +185,24 @@ public enum RuleCompiler {
         return GrammarFragment(name: Located(worldCurrencyName, at: start),
                                pattern: PatternText(value: pattern, origin: ScalarOrigin(source: source, start: start, style: .plain)),
                                summary: "any currency: ISO 4217 codes, CLDR symbols and names, the profiles' local forms")
+    }
+
+    /// Every country's text cues as one alternation, a group per country: one scan of a message
+    /// finds the country its text names first (a pattern per country cost a scan each, on every
+    /// message the fallback reads).
+    private static func countryCues(_ countries: [CompiledCountry]) -> CompiledRuleSet.CountryCues? {
+        var alternatives: [String] = []
+        var indices: [Int] = []
+        for (index, country) in countries.enumerated() {
+            guard let cues = country.cues else { continue }
+            alternatives.append("(?<spendlex_country_\(indices.count)>\(cues))")
+            indices.append(index)
+        }
+        guard !alternatives.isEmpty,
+              let pattern = try? Pattern(alternatives.joined(separator: "|"), options: .duplicateNames) else { return nil }
+        return CompiledRuleSet.CountryCues(pattern: pattern, groups: indices.enumerated().compactMap { position, index in
+            pattern.groupNumber(named: "spendlex_country_\(position)").map { (index, $0) }
+        })
     }
 
     /// `text` with PCRE2's special characters escaped.
@@ -308,9 +338,12 @@ public enum RuleCompiler {
     static func compilePattern(_ text: PatternText, expander: inout GrammarExpander,
                                diagnostics: inout [Diagnostic]) -> (pattern: Pattern, expanded: ExpandedPattern)? {
         guard let expanded = expander.expand(text) else { return nil }
+        if let known = expander.compiled[expanded.text] { return (known, expanded) }
         do {
             // Alternatives may capture the same field: `(?:spent %{MONEY:amount}|%{MONEY:amount} paid)`.
-            return (try Pattern(expanded.text, options: .duplicateNames), expanded)
+            let pattern = try Pattern(expanded.text, options: .duplicateNames)
+            expander.compiled[expanded.text] = pattern
+            return (pattern, expanded)
         } catch {
             diagnostics.append(patternDiagnostic(error, text: text, expanded: expanded))
             return nil

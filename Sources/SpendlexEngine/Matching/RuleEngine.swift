@@ -108,8 +108,8 @@ public struct RuleEngine: Sendable {
 
         /// The country a message from a sender no bank names comes from: the profile whose dialling
         /// prefix (the longest) starts a phone-number sender, or whose sender-id shapes match the
-        /// sender; else the first whose cues (bank names, currency forms) the text holds. nil when
-        /// nothing points to one.
+        /// sender; else the one whose cues (bank names, currency forms) come first in the text. nil
+        /// when nothing points to one.
         func inferCountry(_ message: Message) -> CompiledCountry? {
             guard !rules.countries.isEmpty else { return nil }
             if let sender = message.sender {
@@ -132,9 +132,10 @@ public struct RuleEngine: Sendable {
                     return country
                 }
             }
-            return rules.countries.first { country in
-                country.textCues.contains { (try? $0.matches(message.text, scratch: scratch)) == true }
-            }
+            guard let cues = rules.countryCues,
+                  let match = try? cues.pattern.firstMatch(in: message.text, scratch: scratch),
+                  let found = cues.groups.first(where: { match[$0.group] != nil }) else { return nil }
+            return rules.countries[found.country]
         }
 
         /// Parses a message as if it came from `bankID`, skipping sender routing: how a
@@ -244,29 +245,59 @@ public struct RuleEngine: Sendable {
         }
 
         /// Fields the parser did not capture, from the generic field layer: searched from where a
-        /// one-pattern parser matched to `CompiledFieldLayer.reach` bytes past its end, or in the
-        /// whole text for a per-field parser. A finder that hits a match limit finds nothing.
+        /// one-pattern parser matched (or a little before a per-field parser's amount) to
+        /// `CompiledFieldLayer.reach` bytes past it. A finder that hits a match limit finds nothing.
         func fillFromLayer(_ raw: inout FieldValues, parser: CompiledParser, text: String) {
-            guard !parser.layerFields.isEmpty, let layer = rules.fieldLayer else { return }
-            let start = raw.span?.lowerBound ?? 0
-            let limit = raw.span.map { $0.upperBound + CompiledFieldLayer.reach } ?? Int.max
+            guard !parser.layerFields.isEmpty, let layer = rules.fieldLayer,
+                  parser.layerFields.contains(where: { raw[$0] == nil }) else { return }
+            // The finders search a copy of the window only: searching the whole text from the match
+            // on cost a scan of every long e-mail body per finder.
+            // A one-pattern parser's window starts where it matched; a per-field parser's (whose
+            // span is its amount) a little before the amount, where "A/c XX1234 debited" puts the mask.
+            // It ends `reach` bytes past the match, and is at most 1 KiB: a long e-mail's footer is
+            // not where its balance is.
+            let length = text.utf8.count
+            let window: String
+            if let span = raw.span {
+                let perField = parser.matcher.isPerField
+                let start = perField ? Self.boundary(in: text, before: max(0, span.lowerBound - CompiledFieldLayer.reachBefore))
+                    : span.lowerBound
+                let end = min(length, span.upperBound + CompiledFieldLayer.reach, start + 1024)
+                window = start == 0 && end == length ? text : Self.slice(text, start..<end)
+            } else {
+                window = length <= CompiledFieldLayer.reach ? text : Self.slice(text, 0..<Self.boundary(in: text, before: CompiledFieldLayer.reach))
+            }
             for field in parser.layerFields where raw[field] == nil {
-                if field == .channel {
-                    raw[.channel] = layer.channels.first { channel in
-                        guard let match = try? channel.pattern.firstMatch(in: text, from: start, scratch: scratch),
-                              let range = match[0] else { return false }
-                        return range.lowerBound <= limit
-                    }?.name
+                if field == .channel, let channels = layer.channels {
+                    // Every channel the window names, in one pass; the first in the layer's order wins.
+                    var best: Int?
+                    var offset = 0
+                    while best != 0, let match = try? channels.pattern.firstMatch(in: window, from: offset, scratch: scratch),
+                          let whole = match[0] {
+                        if let index = channels.groups.firstIndex(where: { match[$0.group] != nil }) {
+                            best = min(best ?? index, index)
+                        }
+                        offset = max(whole.upperBound, whole.lowerBound + 1)
+                    }
+                    raw[.channel] = best.map { channels.groups[$0].name }
                     continue
                 }
                 guard let finders = layer.finders.first(where: { $0.field == field })?.patterns else { continue }
                 for (pattern, group) in finders {
-                    if let match = try? pattern.firstMatch(in: text, from: start, scratch: scratch),
-                       let range = match[group] ?? match[0], range.lowerBound <= limit {
-                        raw[field] = Self.slice(text, range)
+                    if let match = try? pattern.firstMatch(in: window, scratch: scratch), let range = match[group] ?? match[0] {
+                        raw[field] = Self.slice(window, range)
                         break
                     }
                 }
+            }
+        }
+
+        /// The largest UTF-8 offset at or before `offset` that starts a character.
+        static func boundary(in text: String, before offset: Int) -> Int {
+            text.withUTF8Bytes { bytes in
+                var index = min(offset, bytes.count)
+                while index > 0, index < bytes.count, bytes[index] & 0xC0 == 0x80 { index -= 1 }
+                return index
             }
         }
 
@@ -310,6 +341,7 @@ public struct RuleEngine: Sendable {
                                   let whole = match[0], let range = match[group] ?? match[0] {
                                 if role(before: whole.lowerBound, in: text, roles: roles) == nil {
                                     raw[.amount] = Self.slice(text, range)
+                                    raw.span = range
                                     break
                                 }
                                 offset = max(whole.upperBound, whole.lowerBound + 1)
@@ -319,6 +351,7 @@ public struct RuleEngine: Sendable {
                         if let match = try pattern.firstMatch(in: text, scratch: scratch),
                            let range = match[group] ?? match[0] {
                             raw[name] = Self.slice(text, range)
+                            if name == .amount { raw.span = range }
                         }
                     }
                     // Without a gate, a per-field parser matches only if it finds an amount.
