@@ -199,6 +199,8 @@ final class CompiledFieldLayer: Sendable {
     static let reach = 400
     /// How far before a per-field parser's amount the layer looks, in bytes.
     static let reachBefore = 200
+    /// The most the layer searches, in bytes, however long the match.
+    static let maxWindow = 1024
     /// How many bytes before a money mention its role words are looked for.
     static let roleWindow = 48
 }

@@ -254,15 +254,15 @@ public struct RuleEngine: Sendable {
             // on cost a scan of every long e-mail body per finder.
             // A one-pattern parser's window starts where it matched; a per-field parser's (whose
             // span is its amount) a little before the amount, where "A/c XX1234 debited" puts the mask.
-            // It ends `reach` bytes past the match, and is at most 1 KiB: a long e-mail's footer is
-            // not where its balance is.
+            // It ends `reach` bytes past the match, and is at most `maxWindow` long: a long e-mail's
+            // footer is not where its balance is.
             let length = text.utf8.count
             let window: String
             if let span = raw.span {
                 let perField = parser.matcher.isPerField
                 let start = perField ? Self.boundary(in: text, before: max(0, span.lowerBound - CompiledFieldLayer.reachBefore))
                     : span.lowerBound
-                let end = min(length, span.upperBound + CompiledFieldLayer.reach, start + 1024)
+                let end = min(length, span.upperBound + CompiledFieldLayer.reach, start + CompiledFieldLayer.maxWindow)
                 window = start == 0 && end == length ? text : Self.slice(text, start..<end)
             } else {
                 window = length <= CompiledFieldLayer.reach ? text : Self.slice(text, 0..<Self.boundary(in: text, before: CompiledFieldLayer.reach))
