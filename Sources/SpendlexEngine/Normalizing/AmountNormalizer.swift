@@ -49,7 +49,11 @@ public struct AmountNormalizer: Sendable {
     /// (`1.2.3,4,5`), letters inside or around the number that are not a currency or `CR`/`DR`, or two
     /// numbers; throws `currency.unknown` for a three-letter upper-case code that is not ISO 4217.
     public func normalize(_ raw: String) throws(FieldError) -> ParsedAmount {
-        try raw.withUTF8Bytes { bytes throws(FieldError) in try normalize(utf8: bytes, raw: raw) }
+        // Digits of other scripts ("١٬٢٣٤٫٥٠", "১,২৫০") are read as ASCII digits; bidi marks dropped.
+        if let ascii = NormalizingText.withASCIIDigits(raw) {
+            return try ascii.withUTF8Bytes { bytes throws(FieldError) in try normalize(utf8: bytes, raw: raw) }
+        }
+        return try raw.withUTF8Bytes { bytes throws(FieldError) in try normalize(utf8: bytes, raw: raw) }
     }
 
     /// `normalize` on the UTF-8 bytes of `raw`; offsets below are byte offsets, scalars are

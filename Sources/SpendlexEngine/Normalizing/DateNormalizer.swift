@@ -30,6 +30,8 @@ public struct DateNormalizer: Sendable {
     /// Throws `date.nonexistent` for a day that does not exist (`31-02-2026`, `29-02-2025`) and
     /// `date.invalid` for anything else unreadable, including a date without year and no reference.
     public func normalize(_ raw: String, reference: LocalDate?) throws(FieldError) -> LocalDate {
+        // "٠٥/١١/٢٠٢٦" reads as "05/11/2026" (errors still quote the text as written).
+        if let ascii = NormalizingText.withASCIIDigits(raw) { return try normalize(ascii, reference: reference) }
         let parts: Parts
         if let pattern {
             parts = try Self.match(Array(raw.unicodeScalars), pattern, raw: raw)

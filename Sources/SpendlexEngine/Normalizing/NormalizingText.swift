@@ -25,6 +25,38 @@ enum NormalizingText {
 
     static func isDigit(_ s: Unicode.Scalar) -> Bool { s.value >= 0x30 && s.value <= 0x39 }
 
+    /// `text` with the decimal digits of other scripts (Arabic-Indic ٠١٢, Persian ۰۱۲, Devanagari
+    /// ०१२, Bengali ০১২, Thai ๐๑๒, full-width ０１２, …) as ASCII digits, the Arabic decimal and
+    /// thousands separators (٫ ٬) as "." and ",", and the bidirectional marks right-to-left text
+    /// carries (LRM, RLM, ALM, embeddings, isolates) removed. nil when there is nothing to change,
+    /// so that the common ASCII case costs one scan of the bytes.
+    static func withASCIIDigits(_ text: String) -> String? {
+        guard text.utf8.contains(where: { $0 >= 0x80 }) else { return nil }
+        var changed = false
+        var result = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x200E, 0x200F, 0x061C, 0x202A...0x202E, 0x2066...0x2069:
+                changed = true
+            case 0x066B:
+                result.append(".")
+                changed = true
+            case 0x066C:
+                result.append(",")
+                changed = true
+            default:
+                if scalar.value >= 0x80, scalar.properties.numericType == .decimal,
+                   let value = scalar.properties.numericValue, value >= 0, value <= 9 {
+                    result.append(Unicode.Scalar(UInt8(value) + 0x30))
+                    changed = true
+                } else {
+                    result.append(scalar)
+                }
+            }
+        }
+        return changed ? String(result) : nil
+    }
+
     /// An ASCII digit byte.
     @inline(__always)
     static func isDigit(_ byte: UInt8) -> Bool { byte &- 0x30 < 10 }

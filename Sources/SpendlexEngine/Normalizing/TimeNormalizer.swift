@@ -8,6 +8,7 @@ public enum TimeNormalizer {
     ///
     /// Throws `time.invalid` for anything else and for out-of-range values (`25:00`, `12:61`, `13:00 PM`).
     public static func normalize(_ raw: String) throws(FieldError) -> LocalTime {
+        if let ascii = NormalizingText.withASCIIDigits(raw) { return try normalize(ascii) }
         let chars = Array(raw.unicodeScalars)
         var i = 0
         func invalid(_ why: String) -> FieldError {

@@ -264,3 +264,26 @@ struct AmountNormalizerTests {
         #expect(try AmountNormalizer().normalize("30.00") != AmountNormalizer().normalize("30"))
     }
 }
+
+@Suite("Digits of other scripts")
+struct OtherScriptDigitsTests {
+    @Test("amounts", arguments: [
+        ("١٬٢٣٤٫٥٠ ر.س", "1234.50", "SAR"), ("৳ ১,২৫০", "1250", "BDT"), ("₹ १,२५०.००", "1250.00", "INR"),
+        ("๑๒๓.๔๕ บาท", "123.45", "THB"), ("\u{200F}١٢٠ د.إ\u{200F}", "120", "AED"), ("۱۵۰٫۵ ریال", "150.5", nil),
+    ])
+    func amounts(_ raw: String, _ plain: String, _ currency: String?) throws {
+        let amount = try AmountNormalizer().normalize(raw.replacingOccurrences(of: " ریال", with: ""))
+        #expect(amount.plainString == plain)
+        if let currency { #expect(amount.currency == currency) }
+    }
+
+    @Test func datesAndTimes() throws {
+        #expect(try DateNormalizer(order: .dayMonthYear).normalize("٠٥/١١/٢٠٢٦", reference: nil).description == "2026-11-05")
+        #expect(try TimeNormalizer.normalize("١٤:٣٠").description.hasPrefix("14:30"))
+    }
+
+    @Test func asciiTextIsLeftAlone() {
+        #expect(NormalizingText.withASCIIDigits("Rs 1,250.00") == nil)
+        #expect(NormalizingText.withASCIIDigits("12,50 €") == nil)
+    }
+}
