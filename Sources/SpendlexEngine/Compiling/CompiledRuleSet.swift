@@ -17,6 +17,8 @@ public struct CompiledRuleSet: Sendable {
 
     /// Country profiles, with their cues and the fallback files read with their conventions.
     let countries: [CompiledCountry]
+    /// The same, by ISO 3166-1 alpha-2 code (upper case).
+    let countryByCode: [String: CompiledCountry]
     /// The generic field layer's finders, when one is loaded.
     let fieldLayer: CompiledFieldLayer?
     /// The countries' text cues in one pattern.
@@ -35,6 +37,7 @@ public struct CompiledRuleSet: Sendable {
         self.countryCues = countryCues
         self.fieldLayer = fieldLayer
         self.countries = countries
+        self.countryByCode = Dictionary(countries.map { ($0.code, $0) }, uniquingKeysWith: { first, _ in first })
         self.categorizer = categorizer
         self.fallbacks = banks.indices.filter { banks[$0].isFallback }
         self.router = router
@@ -113,18 +116,14 @@ final class CompiledCountry: Sendable {
     let phonePrefixes: [String]
     /// Sender-id shapes.
     let senders: [Pattern]
-    /// The pattern text of what names the country in a text (bank names, the currency's code and
-    /// local forms), for `CompiledRuleSet.countryCues`.
-    let cues: String?
     /// The rule set's fallback files, compiled with this country's conventions (and its
     /// non-transaction phrases), in the same order.
     let fallbacks: [CompiledBank]
 
-    init(code: String, phonePrefixes: [String], senders: [Pattern], cues: String?, fallbacks: [CompiledBank]) {
+    init(code: String, phonePrefixes: [String], senders: [Pattern], fallbacks: [CompiledBank]) {
         self.code = code
         self.phonePrefixes = phonePrefixes
         self.senders = senders
-        self.cues = cues
         self.fallbacks = fallbacks
     }
 }

@@ -49,6 +49,7 @@ public enum RuleCompiler {
         // are the fallback's own, already reported.
         // A bank's country without a profile gets its CLDR conventions, and no cues.
         var countries: [CompiledCountry] = []
+        var cues: [String?] = []
         let withoutProfile = Set(ruleSet.banks.compactMap { $0.country?.uppercased() })
             .subtracting(ruleSet.countries.map(\.country.value)).sorted()
         let profiles = ruleSet.countries + withoutProfile.map {
@@ -72,8 +73,10 @@ public enum RuleCompiler {
                     return compile(asCountry, profile: profile, layerFields: layerFields, expander: &expander,
                                    diagnostics: &repeated)
                 }
-                countries.append(compileCountry(profile, fallbacks: fallbacks, sharedCurrencies: sharedCurrencies,
-                                                expander: &expander, diagnostics: &diagnostics))
+                let (country, cue) = compileCountry(profile, fallbacks: fallbacks, sharedCurrencies: sharedCurrencies,
+                                                    expander: &expander, diagnostics: &diagnostics)
+                countries.append(country)
+                cues.append(cue)
             }
         }
         diagnostics += expander.diagnostics
@@ -86,7 +89,7 @@ public enum RuleCompiler {
         diagnostics += CardRuleChecker.check(ruleSet, categories: .of(ruleSet))
         let router = SenderRouter(banks: ruleSet.banks)
         return (CompiledRuleSet(banks: banks, router: router, rules: ruleSet, categorizer: categorizer, countries: countries,
-                                countryCues: countryCues(countries), fieldLayer: fieldLayer),
+                                countryCues: countryCues(cues), fieldLayer: fieldLayer),
                 deduplicated(diagnostics))
     }
 
@@ -123,10 +126,11 @@ public enum RuleCompiler {
         return CompiledFieldLayer(finders: finders, channels: channels, roles: roles)
     }
 
-    /// A country profile's cues: sender shapes and dialling prefixes, and a pattern of what in a
+    /// A country profile's cues: sender shapes and dialling prefixes, and the pattern text of what in a
     /// text names the country (its banks' names, its currency's code and local forms).
     private static func compileCountry(_ profile: CountryProfile, fallbacks: [CompiledBank], sharedCurrencies: Set<String>,
-                                       expander: inout GrammarExpander, diagnostics: inout [Diagnostic]) -> CompiledCountry {
+                                       expander: inout GrammarExpander, diagnostics: inout [Diagnostic])
+        -> (country: CompiledCountry, cues: String?) {
         func compilePlain(_ text: PatternText) -> Pattern? {
             compilePattern(text, expander: &expander, diagnostics: &diagnostics)?.pattern
         }
@@ -145,10 +149,9 @@ public enum RuleCompiler {
         if !alternation.isEmpty {
             cues.append("(?i)(?<![\\p{L}])(?:\(alternation))(?=\\s?\\d)|(?<=\\d)\\s?(?:\(alternation))(?![\\p{L}])")
         }
-        return CompiledCountry(code: code, phonePrefixes: profile.phonePrefixes.map { String($0.dropFirst()) },
-                               senders: profile.senders.compactMap(compilePlain),
-                               cues: cues.isEmpty ? nil : cues.map { "(?:\($0))" }.joined(separator: "|"),
-                               fallbacks: fallbacks)
+        let country = CompiledCountry(code: code, phonePrefixes: profile.phonePrefixes.map { String($0.dropFirst()) },
+                                      senders: profile.senders.compactMap(compilePlain), fallbacks: fallbacks)
+        return (country, cues.isEmpty ? nil : cues.map { "(?:\($0))" }.joined(separator: "|"))
     }
 
     static let worldCurrencyName = "WORLD_CURRENCY"
@@ -190,11 +193,12 @@ public enum RuleCompiler {
     /// Every country's text cues as one alternation, a group per country: one scan of a message
     /// finds the country its text names first (a pattern per country cost a scan each, on every
     /// message the fallback reads).
-    private static func countryCues(_ countries: [CompiledCountry]) -> CompiledRuleSet.CountryCues? {
+    /// `cues` holds each country's pattern text (nil: none), in the order of the countries.
+    private static func countryCues(_ cues: [String?]) -> CompiledRuleSet.CountryCues? {
         var alternatives: [String] = []
         var indices: [Int] = []
-        for (index, country) in countries.enumerated() {
-            guard let cues = country.cues else { continue }
+        for (index, cues) in cues.enumerated() {
+            guard let cues else { continue }
             alternatives.append("(?<spendlex_country_\(indices.count)>\(cues))")
             indices.append(index)
         }
@@ -226,7 +230,7 @@ public enum RuleCompiler {
     /// A bank's settings are its own, else its country profile's, else CLDR's for the country.
     private static func compile(_ bank: BankRules, profile: CountryProfile?, layerFields: Set<FieldName>,
                                 expander: inout GrammarExpander, diagnostics: inout [Diagnostic]) -> CompiledBank {
-        let country = bank.country
+        let country = bank.country?.uppercased()
         let defaults = BankDefaults(
             country: country,
             currency: bank.currency ?? profile?.currency ?? country.flatMap { CurrencyNormalizer.defaultCode(forCountry: $0) },

@@ -74,7 +74,7 @@ public struct RuleEngine: Sendable {
                 var country: CompiledCountry?
                 var inferred = false
                 if let code = namedBank?.defaults.country {
-                    country = rules.countries.first { $0.code == code.uppercased() }
+                    country = rules.countryByCode[code]
                 } else if let found = inferCountry(message) {
                     country = found
                     inferred = true

@@ -91,7 +91,4 @@ public struct CurrencyTable: Sendable {
         }
         return Reading(code: sharedDefaults[key] ?? candidates[0], certain: false)
     }
-
-    /// Every written form (codes, symbols, names) of every currency, for building patterns.
-    public var writtenForms: [String] { written.keys.sorted() }
 }

@@ -36,14 +36,8 @@ enum CountryFileReader {
                     }
                 }
             case "symbols":
-                guard let mapping = node.mapping else {
-                    reader.report(.wrongType("symbols", expected: "a mapping of written forms to ISO 4217 codes",
-                                             at: reader.location(of: node)))
-                    break
-                }
-                for (keyNode, codeNode) in mapping {
-                    guard let written = reader.string(keyNode, key: "a symbol"),
-                          let target = reader.string(codeNode, key: written.value) else { continue }
+                for (written, codeNode) in reader.namedEntries(of: node, key: "symbols", expected: "written forms to ISO 4217 codes") ?? [] {
+                    guard let target = reader.string(codeNode, key: written.value) else { continue }
                     if isCurrencyCode(target.value) {
                         profile.symbols.append((written.value, target.value))
                     } else {

@@ -25,13 +25,8 @@ enum FieldLayerFileReader {
                     layer.finders.append((Located(name, at: field.location), list))
                 }
             case "roles":
-                guard let mapping = node.mapping else {
-                    reader.report(.wrongType("roles", expected: "a mapping of role names to patterns", at: reader.location(of: node)))
-                    break
-                }
-                for (nameNode, patternNode) in mapping {
-                    guard let role = reader.string(nameNode, key: "a role"),
-                          let pattern = reader.pattern(patternNode, key: role.value) else { continue }
+                for (role, patternNode) in reader.namedEntries(of: node, key: "roles", expected: "role names to patterns") ?? [] {
+                    guard let pattern = reader.pattern(patternNode, key: role.value) else { continue }
                     if role.value == "amount" {
                         reader.report(.invalidValue(role.value, for: "roles", allowed: "a role other than amount (balance, limit, fee, ...)",
                                                     at: role.location))
@@ -40,14 +35,8 @@ enum FieldLayerFileReader {
                     }
                 }
             case "channels":
-                guard let mapping = node.mapping else {
-                    reader.report(.wrongType("channels", expected: "a mapping of channel names to patterns",
-                                             at: reader.location(of: node)))
-                    break
-                }
-                for (nameNode, patternNode) in mapping {
-                    guard let channel = reader.string(nameNode, key: "a channel"),
-                          let pattern = reader.pattern(patternNode, key: channel.value) else { continue }
+                for (channel, patternNode) in reader.namedEntries(of: node, key: "channels", expected: "channel names to patterns") ?? [] {
+                    guard let pattern = reader.pattern(patternNode, key: channel.value) else { continue }
                     layer.channels.append((channel.value, pattern))
                 }
             default: break

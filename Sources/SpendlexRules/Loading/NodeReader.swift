@@ -54,6 +54,20 @@ struct NodeReader {
         return result
     }
 
+    /// The entries of a mapping whose keys are the user's own (currency symbols, channel or role
+    /// names), in written order; keys that are not strings are reported and skipped. nil, reported,
+    /// when the node is not a mapping. `expected` says what the mapping maps ("written forms to
+    /// ISO 4217 codes").
+    mutating func namedEntries(of node: Node, key: String, expected: String) -> [(name: Located<String>, value: Node)]? {
+        guard let mapping = node.mapping else {
+            report(.wrongType(key, expected: "a mapping of \(expected)", at: location(of: node)))
+            return nil
+        }
+        return mapping.compactMap { keyNode, value in
+            string(keyNode, key: "a key of \(key)").map { ($0, value) }
+        }
+    }
+
     /// A non-null scalar as a string.
     mutating func string(_ node: Node, key: String) -> Located<String>? {
         guard let scalar = node.scalar, !isNull(node) else {

@@ -22,21 +22,22 @@ public enum RuleLoader {
                 files += grammarFiles
             }
         }
-        // The country profiles the bank files inherit: `rules/countries` when a bank file lies
-        // under `rules/`.
-        if findingGrammars, files.contains(where: { $0.contains("/banks/") || $0.contains("/fallback/") }),
-           let folder = countryFolder(near: paths) {
-            let given = Set(files.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
-            files += ruleFiles(under: [folder], diagnostics: &diagnostics)
-                .filter { !given.contains(URL(fileURLWithPath: $0).standardizedFileURL.path) }
-        }
-        for file in files {
-            do {
-                let text = try String(contentsOfFile: file, encoding: .utf8)
-                load(text: text, path: file, into: &ruleSet, diagnostics: &diagnostics)
-            } catch {
-                diagnostics.append(.unreadable(file, reason: "\(error.localizedDescription)"))
+        func loadFiles(_ files: [String]) {
+            for file in files {
+                do {
+                    let text = try String(contentsOfFile: file, encoding: .utf8)
+                    load(text: text, path: file, into: &ruleSet, diagnostics: &diagnostics)
+                } catch {
+                    diagnostics.append(.unreadable(file, reason: "\(error.localizedDescription)"))
+                }
             }
+        }
+        loadFiles(files)
+        // Bank files inherit their country profiles: `rules/countries` of the pack they lie in.
+        if findingGrammars, !ruleSet.banks.isEmpty, let folder = countryFolder(near: paths) {
+            let given = Set(files.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
+            loadFiles(ruleFiles(under: [folder], diagnostics: &diagnostics)
+                .filter { !given.contains(URL(fileURLWithPath: $0).standardizedFileURL.path) })
         }
         diagnostics += validate(ruleSet)
         return (ruleSet, diagnostics)
@@ -99,64 +100,35 @@ public enum RuleLoader {
     /// table ids and row ids.
     public static func validate(_ ruleSet: RuleSet) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
-        var banks: [String: SourceLocation] = [:]
-        var rules: [String: SourceLocation] = [:]
-        for bank in ruleSet.banks {
-            if let first = banks[bank.id.value] {
-                diagnostics.append(.duplicateID(bank.id.value, at: bank.id.location, first: first))
-            } else {
-                banks[bank.id.value] = bank.id.location
-            }
-            let ids = bank.parsers.map(\.id) + bank.ignore.map { Located($0.id, at: $0.pattern.location) }
-            for id in ids {
-                if let first = rules[id.value] {
-                    diagnostics.append(.duplicateID(id.value, at: id.location, first: first))
-                } else {
-                    rules[id.value] = id.location
-                }
-            }
-        }
-        var profiles: [String: SourceLocation] = [:]
-        for profile in ruleSet.countries {
-            if let first = profiles[profile.country.value] {
-                diagnostics.append(.duplicateID(profile.country.value, at: profile.country.location, first: first))
-            } else {
-                profiles[profile.country.value] = profile.country.location
-            }
-            for rule in profile.nonTransactions {
-                if let first = rules[rule.id] {
-                    diagnostics.append(.duplicateID(rule.id, at: rule.pattern.location, first: first))
-                } else {
-                    rules[rule.id] = rule.pattern.location
-                }
-            }
-        }
-        var fragments: [String: SourceLocation] = [:]
-        for fragment in ruleSet.fragments {
-            if let first = fragments[fragment.name.value] {
-                diagnostics.append(.duplicateGrammar(fragment.name.value, at: fragment.name.location, first: first))
-            } else {
-                fragments[fragment.name.value] = fragment.name.location
-            }
-        }
-        var categories: [String: SourceLocation] = [:]
-        for category in ruleSet.categories {
-            if let first = categories[category.name.value] {
-                diagnostics.append(.duplicateID(category.name.value, at: category.name.location, first: first))
-            } else {
-                categories[category.name.value] = category.name.location
-            }
-        }
-        // Table ids are unique among tables, row ids among the rows of every table.
-        var tables: [String: SourceLocation] = [:]
-        var rows: [String: SourceLocation] = [:]
-        func unique(_ id: Located<String>, in seen: inout [String: SourceLocation]) {
+        func unique(_ id: Located<String>, in seen: inout [String: SourceLocation],
+                    else report: (String, SourceLocation, SourceLocation) -> Diagnostic = Diagnostic.duplicateID) {
             if let first = seen[id.value] {
-                diagnostics.append(.duplicateID(id.value, at: id.location, first: first))
+                diagnostics.append(report(id.value, id.location, first))
             } else {
                 seen[id.value] = id.location
             }
         }
+        var banks: [String: SourceLocation] = [:]
+        var rules: [String: SourceLocation] = [:]
+        for bank in ruleSet.banks {
+            unique(bank.id, in: &banks)
+            for id in bank.parsers.map(\.id) + bank.ignore.map({ Located($0.id, at: $0.pattern.location) }) {
+                unique(id, in: &rules)
+            }
+        }
+        // Country profiles are unique by country; their non-transaction ids share the rules' space.
+        var profiles: [String: SourceLocation] = [:]
+        for profile in ruleSet.countries {
+            unique(profile.country, in: &profiles)
+            for rule in profile.nonTransactions { unique(Located(rule.id, at: rule.pattern.location), in: &rules) }
+        }
+        var fragments: [String: SourceLocation] = [:]
+        for fragment in ruleSet.fragments { unique(fragment.name, in: &fragments, else: Diagnostic.duplicateGrammar) }
+        var categories: [String: SourceLocation] = [:]
+        for category in ruleSet.categories { unique(category.name, in: &categories) }
+        // Table ids are unique among tables, row ids among the rows of every table.
+        var tables: [String: SourceLocation] = [:]
+        var rows: [String: SourceLocation] = [:]
         for table in ruleSet.categoryTables {
             unique(table.id, in: &tables)
             for row in table.rows { unique(row.id, in: &rows) }
