@@ -148,15 +148,7 @@ public enum RuleTestRunner {
         guard transaction.rule == parser.id else {
             return [.testFailed(parser.id, "matched by '\(transaction.rule)' instead", at: at)]
         }
-        var problems: [Diagnostic] = []
-        for (field, expected) in example.expect {
-            let actual = value(of: field.value, in: transaction)
-            guard !same(field.value, expected: expected.value, actual: actual) else { continue }
-            problems.append(.testFailed(
-                parser.id, "\(field.value.rawValue): expected \(quoted(expected.value)), got \(quoted(actual))",
-                at: expected.location))
-        }
-        return problems
+        return mismatches(example, in: transaction, testing: parser.id)
     }
 
     private static func check(_ example: RuleExample, index: Int, profile: String,
@@ -165,10 +157,15 @@ public enum RuleTestRunner {
         guard let transaction = outcome.transaction else {
             return [.testFailed(profile, "no transaction: \(outcome.reason)", at: example.text.location)]
         }
-        return example.expect.compactMap { field, expected in
+        return mismatches(example, in: transaction, testing: profile)
+    }
+
+    /// One diagnostic per expected field the transaction does not have, for the rule `id`.
+    private static func mismatches(_ example: RuleExample, in transaction: Transaction, testing id: String) -> [Diagnostic] {
+        example.expect.compactMap { field, expected in
             let actual = value(of: field.value, in: transaction)
             guard !same(field.value, expected: expected.value, actual: actual) else { return nil }
-            return .testFailed(profile, "\(field.value.rawValue): expected \(quoted(expected.value)), got \(quoted(actual))",
+            return .testFailed(id, "\(field.value.rawValue): expected \(quoted(expected.value)), got \(quoted(actual))",
                                at: expected.location)
         }
     }
