@@ -25,60 +25,15 @@ public enum RuleCompiler {
         }
         let fieldLayer = ruleSet.fieldLayer.flatMap { compileLayer($0, expander: &expander, diagnostics: &diagnostics) }
         let layerFields = fieldLayer?.fields ?? []
-        // A fallback file read with no country knows every profile's local currency forms that
-        // name one currency in all of them ("р" is the rouble wherever a profile lists it).
-        var worldForms: [String: String] = [:]
-        var sharedForms: Set<String> = []
-        for profile in ruleSet.countries {
-            for (written, code) in profile.symbols {
-                let key = written.lowercased()
-                if let known = worldForms[key], known != code { sharedForms.insert(key) } else { worldForms[key] = code }
-            }
-        }
-        var world = CountryProfile(country: Located("", at: SourceLocation(file: "", line: 0, column: 0)),
-                                   location: SourceLocation(file: "", line: 0, column: 0))
-        world.symbols = worldForms.filter { !sharedForms.contains($0.key) }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        let world = worldProfile(ruleSet.countries)
         var banks: [CompiledBank] = []
         for bank in ruleSet.banks {
             let profile = bank.isFallback && bank.country == nil ? world : ruleSet.profile(of: bank.country)
             banks.append(compile(bank, profile: profile, layerFields: layerFields, expander: &expander,
                                  diagnostics: &diagnostics))
         }
-        // Each fallback file once more per country profile, with the country's conventions: how a
-        // message from an unknown sender is read once its country is inferred. Their diagnostics
-        // are the fallback's own, already reported.
-        // A bank's country without a profile gets its CLDR conventions, and no cues.
-        var countries: [CompiledCountry] = []
-        var cues: [String?] = []
-        let withoutProfile = Set(ruleSet.banks.compactMap { $0.country?.uppercased() })
-            .subtracting(ruleSet.countries.map(\.country.value)).sorted()
-        let profiles = ruleSet.countries + withoutProfile.map {
-            CountryProfile(country: Located($0, at: SourceLocation(file: "", line: 0, column: 0)),
-                           location: SourceLocation(file: "", line: 0, column: 0))
-        }
-        // A currency several profiles use (EUR) says nothing about which of them a text is from.
-        var currencyUsers: [String: Int] = [:]
-        for profile in profiles {
-            if let code = profile.currency ?? CurrencyNormalizer.defaultCode(forCountry: profile.country.value) {
-                currencyUsers[code, default: 0] += 1
-            }
-        }
-        let sharedCurrencies = Set(currencyUsers.filter { $0.value > 1 }.keys)
-        if ruleSet.banks.contains(where: \.isFallback) {
-            for profile in profiles {
-                var repeated: [Diagnostic] = []
-                let fallbacks = ruleSet.banks.filter(\.isFallback).map { fallback in
-                    var asCountry = fallback
-                    asCountry.country = profile.country.value
-                    return compile(asCountry, profile: profile, layerFields: layerFields, expander: &expander,
-                                   diagnostics: &repeated)
-                }
-                let (country, cue) = compileCountry(profile, fallbacks: fallbacks, sharedCurrencies: sharedCurrencies,
-                                                    expander: &expander, diagnostics: &diagnostics)
-                countries.append(country)
-                cues.append(cue)
-            }
-        }
+        let (countries, cues) = compileCountries(ruleSet, layerFields: layerFields, expander: &expander,
+                                                 diagnostics: &diagnostics)
         diagnostics += expander.diagnostics
         var categorizer: Categorizer?
         if !ruleSet.categoryTables.isEmpty {
@@ -89,8 +44,62 @@ public enum RuleCompiler {
         diagnostics += CardRuleChecker.check(ruleSet, categories: .of(ruleSet))
         let router = SenderRouter(banks: ruleSet.banks)
         return (CompiledRuleSet(banks: banks, router: router, rules: ruleSet, categorizer: categorizer, countries: countries,
-                                countryCues: countryCues(cues), fieldLayer: fieldLayer),
+                                countryCues: cues, fieldLayer: fieldLayer),
                 deduplicated(diagnostics))
+    }
+
+    /// The profile a fallback file is read with when no country is known: every profile's local
+    /// currency forms that name one currency in all of them ("р" is the rouble wherever a profile
+    /// lists it), and nothing else.
+    private static func worldProfile(_ profiles: [CountryProfile]) -> CountryProfile {
+        var forms: [String: String] = [:]
+        var shared: Set<String> = []
+        for profile in profiles {
+            for (written, code) in profile.symbols {
+                let key = written.lowercased()
+                if let known = forms[key], known != code { shared.insert(key) } else { forms[key] = code }
+            }
+        }
+        var world = CountryProfile.unwritten("")
+        world.symbols = forms.filter { !shared.contains($0.key) }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        return world
+    }
+
+    /// Each fallback file once more per country, with the country's conventions: how a message
+    /// from an unknown sender is read once its country is known. Countries are the profiles, and
+    /// the countries of bank files that have none (CLDR's conventions, no cues). The copies'
+    /// diagnostics are the fallback's own, already reported.
+    private static func compileCountries(_ ruleSet: RuleSet, layerFields: Set<FieldName>, expander: inout GrammarExpander,
+                                         diagnostics: inout [Diagnostic]) -> ([CompiledCountry], CompiledRuleSet.CountryCues?) {
+        let fallbacks = ruleSet.banks.filter(\.isFallback)
+        guard !fallbacks.isEmpty else { return ([], nil) }
+        let withoutProfile = Set(ruleSet.banks.compactMap { $0.country?.uppercased() })
+            .subtracting(ruleSet.countries.map(\.country.value)).sorted()
+        let profiles = ruleSet.countries + withoutProfile.map(CountryProfile.unwritten)
+        // A currency several profiles use (EUR) says nothing about which of them a text is from.
+        var currencyUsers: [String: Int] = [:]
+        for profile in profiles {
+            if let code = profile.currency ?? CurrencyNormalizer.defaultCode(forCountry: profile.country.value) {
+                currencyUsers[code, default: 0] += 1
+            }
+        }
+        let sharedCurrencies = Set(currencyUsers.filter { $0.value > 1 }.keys)
+        var countries: [CompiledCountry] = []
+        var cues: [String?] = []
+        for profile in profiles {
+            var repeated: [Diagnostic] = []
+            let copies = fallbacks.map { fallback in
+                var asCountry = fallback
+                asCountry.country = profile.country.value
+                return compile(asCountry, profile: profile, layerFields: layerFields, expander: &expander,
+                               diagnostics: &repeated)
+            }
+            let (country, cue) = compileCountry(profile, fallbacks: copies, sharedCurrencies: sharedCurrencies,
+                                                expander: &expander, diagnostics: &diagnostics)
+            countries.append(country)
+            cues.append(cue)
+        }
+        return (countries, countryCues(cues))
     }
 
     /// The field layer's finders: each pattern's value is its capture named like the field,

@@ -37,6 +37,12 @@ public struct CountryProfile: Sendable {
     /// Where the file starts.
     public var location: SourceLocation
 
+    /// A profile no file declares: the country's code and nothing else (its CLDR conventions).
+    public static func unwritten(_ country: String) -> CountryProfile {
+        let nowhere = SourceLocation(file: "", line: 0, column: 0)
+        return CountryProfile(country: Located(country, at: nowhere), location: nowhere)
+    }
+
     /// Creates an empty profile.
     public init(country: Located<String>, location: SourceLocation) {
         self.country = country
