@@ -131,6 +131,23 @@ public final class Pattern: @unchecked Sendable {
         return try extractMatch(rc, matchData: matchData)
     }
 
+    /// First match at or after `offset` that ends at or before `end` (UTF-8 byte offsets): the
+    /// text past `end` is not seen, as if the subject stopped there, while the text before
+    /// `offset` is (so `^`, `\b` and lookbehinds see the real start). Ranges are offsets into `text`.
+    ///
+    /// - Throws: as ``firstMatch(in:from:scratch:)``; `PCRE2_ERROR_BADOFFSET` also when `end` is
+    ///   before `offset` or past the end of `text`.
+    public func firstMatch(in text: String, from offset: Int, upTo end: Int, scratch: MatchScratch) throws(MatchError) -> Match? {
+        let matchData = scratch.matchData(atLeast: captureCount + 1)
+        var text = text
+        let rc = text.withUTF8 { bytes in
+            end >= offset && end <= bytes.count
+                ? run(UnsafeBufferPointer(rebasing: bytes[..<end]), from: offset, matchData: matchData, scratch: scratch)
+                : PCRE2_ERROR_BADOFFSET
+        }
+        return try extractMatch(rc, matchData: matchData)
+    }
+
     /// First match at or after `offset` (UTF-8 byte offset) in arbitrary bytes,
     /// which need not be valid UTF-8 (invalid sequences never match). nil when there is none.
     ///

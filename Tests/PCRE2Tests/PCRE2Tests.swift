@@ -73,6 +73,25 @@ struct CompileTests {
 
 @Suite("Matching")
 struct MatchTests {
+    @Test("a match within a range: nothing past its end is seen, the text before it is (for ^ and \\b)", arguments: engines)
+    func matchWithinRange(jit: Bool) throws {
+        let scratch = MatchScratch()
+        let text = "Ref ABC123 then Ref XYZ789 and more"
+        let reference = try Pattern(#"\bRef (?<ref>[A-Z0-9]+)"#, options: [], jit: jit)
+        // From offset 4 the first "Ref" is behind; up to 23 the second is cut to "XYZ" and still matches.
+        let cut = try #require(try reference.firstMatch(in: text, from: 4, upTo: 23, scratch: scratch))
+        #expect(text.utf8Slice(try #require(cut[1])) == "XYZ")
+        #expect(try reference.firstMatch(in: text, from: 4, upTo: 19, scratch: scratch) == nil)
+        // ^ is the text's start, not the range's; \b sees the character before the range.
+        let anchored = try Pattern(#"^\w+"#, options: [], jit: jit)
+        #expect(try anchored.firstMatch(in: text, from: 4, upTo: text.utf8.count, scratch: scratch) == nil)
+        let word = try Pattern(#"\b[A-Z]{2}\d"#, options: [], jit: jit)
+        #expect(try word.firstMatch(in: text, from: 5, upTo: 10, scratch: scratch) == nil)
+        // An end before the start, or past the text, is PCRE2's bad-offset error.
+        #expect(throws: MatchError.self) { try reference.firstMatch(in: text, from: 10, upTo: 5, scratch: scratch) }
+        #expect(throws: MatchError.self) { try reference.firstMatch(in: text, from: 0, upTo: 99, scratch: scratch) }
+    }
+
     @Test(arguments: engines)
     func namedGroupsAndOffsets(jit: Bool) throws {
         let pattern = try Pattern(#"debited (?<currency>[A-Z]{3}) (?<amount>\d+(?:\.\d+)?)"#, options: [], jit: jit)

@@ -73,6 +73,70 @@ struct FieldLayerTests {
         #expect(none.transaction == nil)
     }
 
+    @Test("a balance or a reference is looked for after a one-pattern parser's match, within reach")
+    func afterTheMatch() throws {
+        let near = try parse("Rs.250.00 debited via UPI. Thank you for banking with us. Ref ABC123456")
+        #expect(near.reference == "ABC123456")
+        // Another script's digits are digits: the window is searched.
+        let devanagari = try parse("Rs.250.00 debited via UPI. Bal: Rs १,२०४.५०")
+        #expect(devanagari.balance == "1204.50")
+    }
+
+    static let scopedLayer = """
+        field_layer: test
+        finders:
+          reference:
+            - '(?i:\\bref\\b)[:.\\s]*(?<reference>[A-Z0-9]{6,})'
+            - {pattern: '(?i:\\bhash(?:\\s+id)?\\b)[:#\\s]*(?<reference>[0-9a-f]{8})', countries: [KH]}
+        """
+    static func scopedBank(_ country: String) -> String {
+        """
+        bank: Bank \(country)
+        id: b\(country.lowercased())
+        country: \(country)
+        senders: [B\(country)]
+        parsers:
+          - id: b\(country.lowercased()).paid
+            direction: debit
+            pattern: 'paid (?<amount>\\d+(?:\\.\\d+)?) USD'
+            examples: [{text: "paid 10 USD", expect: {amount: "10"}}]
+        """
+    }
+
+    @Test("a finder for some countries reads their banks' messages only")
+    func countryScopedFinder() throws {
+        var ruleSet = RuleSet()
+        var diagnostics: [Diagnostic] = []
+        RuleLoader.load(text: Self.scopedLayer, path: "grammars/fields.yaml", into: &ruleSet, diagnostics: &diagnostics)
+        RuleLoader.load(text: Self.scopedBank("KH"), path: "banks/kh/b.yaml", into: &ruleSet, diagnostics: &diagnostics)
+        RuleLoader.load(text: Self.scopedBank("US"), path: "banks/us/b.yaml", into: &ruleSet, diagnostics: &diagnostics)
+        try #require(!diagnostics.containsErrors, "\(diagnostics)")
+        let worker = RuleEngine(rules: RuleCompiler.compile(ruleSet).0).makeWorker()
+        let text = "paid 12.50 USD to SHOP with Hash ID #a1e837e7"
+        let cambodian = try #require(worker.parse(Message(id: "m", text: text, sender: "BKH", channel: .sms)).transaction)
+        #expect(cambodian.reference == "a1e837e7")
+        let american = try #require(worker.parse(Message(id: "m", text: text, sender: "BUS", channel: .sms)).transaction)
+        #expect(american.reference == nil)
+    }
+
+    @Test("a finder's countries are ISO codes: anything else is reported where it is written")
+    func badFinderCountry() {
+        var ruleSet = RuleSet()
+        var diagnostics: [Diagnostic] = []
+        let text = """
+            field_layer: test
+            finders:
+              reference:
+                - {pattern: 'Ref (?<reference>\\d+)', countries: [khm]}
+                - {countries: [KH]}
+            """
+        RuleLoader.load(text: text, path: "grammars/fields.yaml", into: &ruleSet, diagnostics: &diagnostics)
+        let errors = diagnostics.filter { $0.severity == .error }
+        #expect(errors.count == 2)
+        #expect(errors.contains { $0.message.contains("khm") && $0.location.line == 4 })
+        #expect(errors.contains { $0.message.contains("pattern") && $0.location.line == 5 })
+    }
+
     @Test("the layer looks near the match, not in a footer far away")
     func reach() throws {
         let footer = String(repeating: "Terms apply. ", count: 40) + "Ref ABC123456"

@@ -106,11 +106,12 @@ public enum RuleCompiler {
     /// else the whole match.
     private static func compileLayer(_ layer: FieldLayer, expander: inout GrammarExpander,
                                      diagnostics: inout [Diagnostic]) -> CompiledFieldLayer {
-        var finders: [(field: FieldName, patterns: [(pattern: Pattern, group: Int)])] = []
-        for (field, texts) in layer.finders {
-            let patterns = texts.compactMap { text -> (pattern: Pattern, group: Int)? in
-                guard let (pattern, _) = compilePattern(text, expander: &expander, diagnostics: &diagnostics) else { return nil }
-                return (pattern, pattern.groupNumber(named: field.value.rawValue) ?? 0)
+        var finders: [(field: FieldName, patterns: [CompiledFieldLayer.Finder])] = []
+        for (field, written) in layer.finders {
+            let patterns = written.compactMap { finder -> CompiledFieldLayer.Finder? in
+                guard let (pattern, _) = compilePattern(finder.pattern, expander: &expander, diagnostics: &diagnostics) else { return nil }
+                return .init(pattern: pattern, group: pattern.groupNumber(named: field.value.rawValue) ?? 0,
+                             countries: Set(finder.countries.map(\.value)))
             }
             finders.append((field.value, patterns))
         }
@@ -185,11 +186,20 @@ public enum RuleCompiler {
                 forms.insert(written)
             }
         }
-        let sorted = forms.filter { !$0.contains(where: \.isNumber) }.sorted { ($0.count, $0) > ($1.count, $1) }
+        // Longest first, so that an alternation tries "US$" before "$". The lengths are counted once
+        // (counting characters in each comparison, and looking each form up in an array, cost
+        // several milliseconds of every start).
+        let sorted = forms.filter { !$0.contains(where: \.isNumber) }
+            .map { (form: $0, length: $0.count) }
+            .sorted { ($0.length, $0.form) > ($1.length, $1.form) }
+            .map(\.form)
         // Latin-script forms are whole words ("ALL" is no lek in "ALLOWED"); other scripts' forms
         // follow the figure directly (98,700원, 28.50元, 223р) or sit in scripts without spaces.
-        let latin = sorted.filter { form in form.unicodeScalars.allSatisfy(\.isASCII) && form.first?.isLetter == true }
-        let other = sorted.filter { !latin.contains($0) }
+        var latin: [String] = []
+        var other: [String] = []
+        for form in sorted {
+            if form.unicodeScalars.allSatisfy(\.isASCII) && form.first?.isLetter == true { latin.append(form) } else { other.append(form) }
+        }
         let pattern = "(?:(?<![\\p{L}\\p{N}])(?:" + latin.map(regexEscaped).joined(separator: "|") + ")(?![\\p{L}])|"
             + other.map(regexEscaped).joined(separator: "|") + ")"
         let source = SourceText(path: "<built-in \(worldCurrencyName)>", text: pattern)

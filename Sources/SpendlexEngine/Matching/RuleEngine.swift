@@ -233,7 +233,7 @@ public struct RuleEngine: Sendable {
                         withoutAmount.append(parser.id)
                         continue
                     }
-                    fillFromLayer(&raw, parser: parser, text: message.text)
+                    fillFromLayer(&raw, parser: parser, text: message.text, country: bank.defaults.country)
                     return categorized(TransactionBuilder.build(parser: parser, owner: owner, raw: raw,
                                                                 message: message, source: source, policy: policy,
                                                                 doubts: doubts))
@@ -246,49 +246,84 @@ public struct RuleEngine: Sendable {
 
         /// Fields the parser did not capture, from the generic field layer: searched from where a
         /// one-pattern parser matched (or a little before a per-field parser's amount) to
-        /// `CompiledFieldLayer.reach` bytes past it. A finder that hits a match limit finds nothing.
-        func fillFromLayer(_ raw: inout FieldValues, parser: CompiledParser, text: String) {
+        /// `CompiledFieldLayer.reach` bytes past its match (`reachAfterAmount` past the amount). A
+        /// balance or a reference is looked for after a one-pattern parser's match only. A finder
+        /// that hits a match limit finds nothing.
+        /// Finders of formats other countries use (`countries:` in the layer) are skipped for the
+        /// banks of `country`; with no country known, every finder searches.
+        func fillFromLayer(_ raw: inout FieldValues, parser: CompiledParser, text: String, country: String?) {
             guard !parser.layerFields.isEmpty, let layer = rules.fieldLayer,
                   parser.layerFields.contains(where: { raw[$0] == nil }) else { return }
-            // The finders search a copy of the window only: searching the whole text from the match
-            // on cost a scan of every long e-mail body per finder.
+            // The finders search the window only: searching the whole text from the match on cost a
+            // scan of every long e-mail body per finder. The text before the window is seen as
+            // context (`^` is the text's start, `\b` sees the character before) but not searched.
             // A one-pattern parser's window starts where it matched; a per-field parser's (whose
             // span is its amount) a little before the amount, where "A/c XX1234 debited" puts the mask.
-            // It ends `reach` bytes past the match, and is at most `maxWindow` long: a long e-mail's
-            // footer is not where its balance is.
+            // It ends `reach` bytes past the match (`reachAfterAmount` past the amount), and is at
+            // most `maxWindow` long: a long e-mail's footer is not where its balance is.
             let length = text.utf8.count
-            let window: String
+            let window: Range<Int>
             if let span = raw.span {
-                let perField = parser.matcher.isPerField
-                let start = perField ? Self.boundary(in: text, before: max(0, span.lowerBound - CompiledFieldLayer.reachBefore))
+                let start = parser.matcher.isPerField
+                    ? Self.boundary(in: text, before: max(0, span.lowerBound - CompiledFieldLayer.reachBefore))
                     : span.lowerBound
-                let end = min(length, span.upperBound + CompiledFieldLayer.reach, start + CompiledFieldLayer.maxWindow)
-                window = start == 0 && end == length ? text : Self.slice(text, start..<end)
+                let reach = parser.matcher.isPerField ? CompiledFieldLayer.reachAfterAmount : CompiledFieldLayer.reach
+                let end = Self.boundary(in: text, before: min(length, span.upperBound + reach, start + CompiledFieldLayer.maxWindow))
+                window = start..<max(start, end)
             } else {
-                window = length <= CompiledFieldLayer.reach ? text : Self.slice(text, 0..<Self.boundary(in: text, before: CompiledFieldLayer.reach))
+                window = 0..<Self.boundary(in: text, before: min(length, CompiledFieldLayer.reach))
             }
             for field in parser.layerFields where raw[field] == nil {
                 if field == .channel, let channels = layer.channels {
                     // Every channel the window names, in one pass; the first in the layer's order wins.
                     var best: Int?
-                    var offset = 0
-                    while best != 0, let match = try? channels.pattern.firstMatch(in: window, from: offset, scratch: scratch),
+                    var offset = window.lowerBound
+                    while best != 0, offset <= window.upperBound,
+                          let match = try? channels.pattern.firstMatch(in: text, from: offset, upTo: window.upperBound, scratch: scratch),
                           let whole = match[0] {
                         if let index = channels.groups.firstIndex(where: { match[$0.group] != nil }) {
                             best = min(best ?? index, index)
                         }
-                        offset = max(whole.upperBound, whole.lowerBound + 1)
+                        offset = whole.upperBound > whole.lowerBound ? whole.upperBound : Self.boundary(in: text, after: whole.lowerBound)
                     }
                     raw[.channel] = best.map { channels.groups[$0].name }
                     continue
                 }
                 guard let finders = layer.finders.first(where: { $0.field == field })?.patterns else { continue }
-                for (pattern, group) in finders {
-                    if let match = try? pattern.firstMatch(in: window, scratch: scratch), let range = match[group] ?? match[0] {
-                        raw[field] = Self.slice(window, range)
+                // A balance or a reference follows the sentence a one-pattern parser matched ("...at
+                // AMAZON on 12-11-26. Avl Bal Rs 5,000"): they are looked for after its match, the
+                // account or card mask within it ("debited from A/c XX1234").
+                let from = (field == .balance || field == .reference) && !parser.matcher.isPerField
+                    ? raw.span.map { min($0.upperBound, window.upperBound) } ?? window.lowerBound : window.lowerBound
+                // Every finder's value holds a digit (a balance, a reference, a mask): where the
+                // searched text has none, none can match, and the scans are skipped. A byte of
+                // another script may be a digit of that script: such text is searched.
+                guard Self.mayHoldDigit(text, from..<window.upperBound) else { continue }
+                for finder in finders where finder.reads(country: country) {
+                    if let match = try? finder.pattern.firstMatch(in: text, from: from, upTo: window.upperBound, scratch: scratch),
+                       let range = match[finder.group] ?? match[0] {
+                        raw[field] = Self.slice(text, range)
                         break
                     }
                 }
+            }
+        }
+
+        /// Whether `range` of `text` holds an ASCII digit or a byte of another script (which may be
+        /// a digit of that script).
+        static func mayHoldDigit(_ text: String, _ range: Range<Int>) -> Bool {
+            text.withUTF8Bytes { bytes in
+                guard range.lowerBound < range.upperBound, range.upperBound <= bytes.count else { return false }
+                return bytes[range].contains { $0 &- 0x30 < 10 || $0 >= 0x80 }
+            }
+        }
+
+        /// The offset of the character after the one starting at `offset` (the text's length at most).
+        static func boundary(in text: String, after offset: Int) -> Int {
+            text.withUTF8Bytes { bytes in
+                var index = offset + 1
+                while index < bytes.count, bytes[index] & 0xC0 == 0x80 { index += 1 }
+                return min(index, bytes.count + 1)
             }
         }
 

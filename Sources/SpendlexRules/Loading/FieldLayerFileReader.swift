@@ -21,7 +21,7 @@ enum FieldLayerFileReader {
                 guard let fields = reader.entries(of: node, context: "finders", allowed: layerFields.map(\.rawValue)) else { break }
                 for (field, patterns) in fields {
                     guard let name = FieldName(rawValue: field.value) else { continue }
-                    let list = reader.list(patterns, key: field.value).compactMap { reader.pattern($0, key: "a finder") }
+                    let list = reader.list(patterns, key: field.value).compactMap { finder(of: $0, with: &reader) }
                     layer.finders.append((Located(name, at: field.location), list))
                 }
             case "roles":
@@ -43,5 +43,29 @@ enum FieldLayerFileReader {
             }
         }
         return layer
+    }
+
+    /// A finder: a pattern, or `{pattern: ..., countries: [KH]}` for a format only some countries use.
+    private static func finder(of node: Node, with reader: inout NodeReader) -> LayerFinder? {
+        guard node.mapping != nil else { return reader.pattern(node, key: "a finder").map { LayerFinder(pattern: $0) } }
+        guard let entries = reader.entries(of: node, context: "a finder", allowed: ["pattern", "countries"]) else { return nil }
+        guard let patternNode = entries.first(where: { $0.key.value == "pattern" })?.value else {
+            reader.report(.missingKey("pattern", in: "a finder", at: reader.location(of: node)))
+            return nil
+        }
+        guard let pattern = reader.pattern(patternNode, key: "pattern") else { return nil }
+        var countries: [Located<String>] = []
+        if let countriesNode = entries.first(where: { $0.key.value == "countries" })?.value {
+            for item in reader.list(countriesNode, key: "countries") {
+                guard let code = reader.string(item, key: "a country") else { continue }
+                guard code.value.count == 2, code.value.allSatisfy({ $0.isASCII && $0.isUppercase }) else {
+                    reader.report(.invalidValue(code.value, for: "countries", allowed: "ISO 3166-1 alpha-2 codes such as KH",
+                                                at: code.location))
+                    continue
+                }
+                countries.append(code)
+            }
+        }
+        return LayerFinder(pattern: pattern, countries: countries)
     }
 }

@@ -6,9 +6,9 @@
 public struct FieldLayer: Sendable {
     /// The layer's name (`generic`).
     public var name: Located<String>
-    /// Patterns per field, tried in order: the first that matches gives the field (its capture
+    /// Finders per field, tried in order: the first that matches gives the field (its capture
     /// named like the field, else the whole match).
-    public var finders: [(field: Located<FieldName>, patterns: [PatternText])] = []
+    public var finders: [(field: Located<FieldName>, patterns: [LayerFinder])] = []
     /// Channels (`upi`, `pix`, `atm`) and the patterns that name them, tried in order.
     public var channels: [(name: String, pattern: PatternText)] = []
     /// Roles a money mention can have besides the amount (`balance`, `limit`, `fee`), each with
@@ -22,5 +22,22 @@ public struct FieldLayer: Sendable {
     public init(name: Located<String>, location: SourceLocation) {
         self.name = name
         self.location = location
+    }
+}
+
+/// One finder of the field layer: a pattern, and the countries whose messages it reads.
+public struct LayerFinder: Sendable {
+    /// The pattern; its capture named like the field holds the value (else the whole match).
+    public var pattern: PatternText
+    /// ISO 3166-1 alpha-2 codes (upper case): the finder reads the messages of these countries'
+    /// banks, and of senders no bank names (whose country may be any). Empty: every country's.
+    /// A format only some countries use (Cambodia's KHQR transaction hash, the code that opens a
+    /// mobile-money confirmation) costs every other country's messages a scan for nothing.
+    public var countries: [Located<String>]
+
+    /// A finder for every country, or for the countries named.
+    public init(pattern: PatternText, countries: [Located<String>] = []) {
+        self.pattern = pattern
+        self.countries = countries
     }
 }
