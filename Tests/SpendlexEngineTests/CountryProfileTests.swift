@@ -112,6 +112,29 @@ struct CountryProfileTests {
         #expect(!t.confidenceParts.contains(.countryInferred))
     }
 
+    @Test("a numeric date no country decides takes the reading nearest the arrival, and says so")
+    func ambiguousDateOrder() throws {
+        let worker = Self.engine().0.makeWorker()
+        func read(_ text: String, sender: String?, arrived: String?) throws -> Transaction {
+            let received = try arrived.map { try Date("\($0)T12:00:00Z", strategy: .iso8601) }
+            return try #require(worker.parse(Message(id: "m", text: text, sender: sender, receivedAt: received,
+                                                     channel: .sms)).transaction)
+        }
+        let text = "You spent €12.00 on 05/11/2026"
+        let may = try read(text, sender: "55123", arrived: "2026-05-12")
+        #expect(may.date?.description == "2026-05-11" && may.confidenceParts.contains(.ambiguousDateOrder))
+        let november = try read(text, sender: "55123", arrived: "2026-11-06")
+        #expect(november.date?.description == "2026-11-05" && november.confidenceParts.contains(.ambiguousDateOrder))
+        // No arrival time: day first, still doubted.
+        let unknown = try read(text, sender: "55123", arrived: nil)
+        #expect(unknown.date?.description == "2026-11-05" && unknown.confidenceParts.contains(.ambiguousDateOrder))
+        // A date that reads one way only, or a country that decides, is no doubt.
+        let oneWay = try read("You spent €12.00 on 25/11/2026", sender: "55123", arrived: "2026-11-26")
+        #expect(!oneWay.confidenceParts.contains(.ambiguousDateOrder))
+        let nigerian = try read("Debit of ₦2,000.00 on 05/11/2026", sender: "GTBank", arrived: "2026-05-12")
+        #expect(nigerian.date?.description == "2026-11-05" && !nigerian.confidenceParts.contains(.ambiguousDateOrder))
+    }
+
     @Test func aBrokenProfileIsReportedWhereItIsWritten() {
         var ruleSet = RuleSet()
         var diagnostics: [Diagnostic] = []

@@ -76,12 +76,13 @@ public enum RuleCompiler {
         let withoutProfile = Set(ruleSet.banks.compactMap { $0.country?.uppercased() })
             .subtracting(ruleSet.countries.map(\.country.value)).sorted()
         let profiles = ruleSet.countries + withoutProfile.map(CountryProfile.unwritten)
-        // A currency several profiles use (EUR) says nothing about which of them a text is from.
+        // A currency several profiles use (EUR; USD, which Cambodia's profile also writes) says
+        // nothing about which of them a text is from.
         var currencyUsers: [String: Int] = [:]
         for profile in profiles {
-            if let code = profile.currency ?? CurrencyNormalizer.defaultCode(forCountry: profile.country.value) {
-                currencyUsers[code, default: 0] += 1
-            }
+            var codes = Set(profile.symbols.map(\.code))
+            if let code = profile.currency ?? CurrencyNormalizer.defaultCode(forCountry: profile.country.value) { codes.insert(code) }
+            for code in codes { currencyUsers[code, default: 0] += 1 }
         }
         let sharedCurrencies = Set(currencyUsers.filter { $0.value > 1 }.keys)
         var countries: [CompiledCountry] = []
@@ -200,7 +201,12 @@ public enum RuleCompiler {
         for form in sorted {
             if form.unicodeScalars.allSatisfy(\.isASCII) && form.first?.isLetter == true { latin.append(form) } else { other.append(form) }
         }
-        let pattern = "(?:(?<![\\p{L}\\p{N}])(?:" + latin.map(regexEscaped).joined(separator: "|") + ")(?![\\p{L}])|"
+        // A Latin form glued to a figure before it ("6.50BYN") is money; glued to digits on both
+        // sides ("XJ42KD1L0P", a transaction code) it is not.
+        let latinForms = latin.map(regexEscaped).joined(separator: "|")
+        // (Written once: MONEY_ANY holds this fragment three times, and a pattern holding it thrice
+        // more is too large for PCRE2.)
+        let pattern = "(?:(?<![\\p{L}])(?!(?<=\\p{N})[^\\s\\d]{1,8}\\d)(?:" + latinForms + ")(?![\\p{L}])|"
             + other.map(regexEscaped).joined(separator: "|") + ")"
         let source = SourceText(path: "<built-in \(worldCurrencyName)>", text: pattern)
         let start = SourceLocation(file: source.path, line: 1, column: 1)

@@ -27,11 +27,14 @@ public struct Message: Sendable {
     /// Creates a message. A card number in its id, sender or subject is masked here, where
     /// every input meets the engine, so that no output, ledger row or log line downstream
     /// can carry it (the text is masked where it is written: the parsers read it whole).
+    /// The text of a message other than an e-mail is put in normalization form C ("é" written
+    /// as "e" and a combining accent reads as "é"). An e-mail's body is not (its merchant is): every
+    /// body of a mailbox would be scanned again for what is almost never there.
     public init(id: String, text: String, sender: String? = nil, subject: String? = nil,
                 receivedAt: Date? = nil, channel: MessageChannel = .unknown,
                 file: String? = nil, offset: Int? = nil) {
         self.id = CardNumberMasker.mask(id)
-        self.text = text
+        self.text = channel == .email ? text : NormalizingText.composed(text)
         self.sender = sender.map(CardNumberMasker.mask)
         self.subject = subject.map(CardNumberMasker.mask)
         self.receivedAt = receivedAt

@@ -65,7 +65,15 @@ enum TransactionBuilder {
         var date: LocalDate?
         var time: LocalTime?
         if let text = value(.date) {
-            do { date = try parser.date.normalize(text, reference: arrival?.date) } catch {
+            do {
+                date = try parser.date.normalize(text, reference: arrival?.date)
+                // No country decides the order of "05/11/2026": the reading nearest the arrival.
+                if parser.isFallback, defaults.country == nil, let read = date,
+                   let other = Self.dateInOtherOrder(text, than: parser.date, reference: arrival?.date), other != read {
+                    confidence.insert(.ambiguousDateOrder)
+                    if let arrival = arrival?.date, Self.distance(other, arrival) < Self.distance(read, arrival) { date = other }
+                }
+            } catch {
                 // A bank's parser knows its date order: a date it cannot read is an error. The
                 // fallback guesses the order: "11/20/2026" is read month first, else left out.
                 // "23-05" with no arrival time: the year cannot be known; the date is left out, doubted.
@@ -105,7 +113,7 @@ enum TransactionBuilder {
 
         var merchant: String?
         if let text = value(.merchant) {
-            do { merchant = CardNumberMasker.mask(try MerchantNormalizer.normalize(text)) } catch {
+            do { merchant = CardNumberMasker.mask(try MerchantNormalizer.normalize(NormalizingText.composed(text))) } catch {
                 confidence.insert(.emptyMerchant)
             }
         }
@@ -187,6 +195,12 @@ enum TransactionBuilder {
     }
 
     /// A numeric date read day-first if `normalizer` reads month-first, and the reverse.
+    /// Days between two dates, a date after `arrival` (a misread, most likely) counting double.
+    static func distance(_ date: LocalDate, _ arrival: LocalDate) -> Int {
+        let days = date.daysSinceEpoch - arrival.daysSinceEpoch
+        return days > 1 ? 2 * days : abs(days)
+    }
+
     static func dateInOtherOrder(_ text: String, than normalizer: DateNormalizer, reference: LocalDate?) -> LocalDate? {
         let other: DateOrder = normalizer.order == .monthDayYear ? .dayMonthYear : .monthDayYear
         return try? DateNormalizer(order: other).normalize(text, reference: reference)

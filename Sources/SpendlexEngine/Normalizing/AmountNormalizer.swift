@@ -377,8 +377,10 @@ private struct Affixes {
         sign = newSign
     }
 
-    private mutating func readWord(_ text: String, raw: String, scope: CurrencyScope) throws(FieldError) {
-        if text == "." { return }  // sentence period or a dot standing apart from "Rs"
+    private mutating func readWord(_ written: String, raw: String, scope: CurrencyScope) throws(FieldError) {
+        if written == "." || written == ":" { return }  // sentence period or a dot standing apart from "Rs"
+        // "Rs:147.5": a colon between the currency and the figure.
+        let text = written.hasSuffix(":") ? String(written.dropLast()) : written
         var letters = text.unicodeScalars[...]
         if letters.last == "." { letters = letters.dropLast() }
         if letters.count == 2 {

@@ -1,7 +1,8 @@
 /// Cleans a captured merchant or payee name for display and grouping, keeping its own case.
 public enum MerchantNormalizer {
     /// Collapses whitespace (including newlines, NBSP) to single spaces, trims, strips surrounding quotes,
-    /// leading `, ; : -`, trailing punctuation (`. , ; : -`) and trailing noise words ("on", "at", "via",
+    /// leading `, ; : - . _`, trailing punctuation and padding (`. , ; : - _ *`, but not the dot of a
+    /// closing initial: "Carlos Orbegoso L.") and trailing noise words ("on", "at", "via",
     /// "using", "ref", "Avl", "Avl Bal", "Avl Lmt", "Avl Limit", "Info", any case), repeatedly; a noise
     /// word standing alone is kept. Keeps the merchant's own case: "  CITY REALTY  on " → "CITY REALTY".
     /// Throws `merchant.empty` when nothing is left.
@@ -95,8 +96,8 @@ public enum MerchantNormalizer {
                     changed = true
                     continue
                 }
-                // Trailing punctuation.
-                if MerchantNormalizer.isTrailingPunctuation(tail) {
+                // Trailing punctuation, but not the dot of a name's initial ("Carlos Orbegoso L.").
+                if MerchantNormalizer.isTrailingPunctuation(tail), !isInitial(last - 1), !isNarrationSeparator(tail, last - 1) {
                     spans[last - 1].end -= tailLength
                     if spans[last - 1].start == spans[last - 1].end { last -= 1 }
                     changed = true
@@ -114,6 +115,19 @@ public enum MerchantNormalizer {
                     }
                 }
             }
+        }
+
+        /// Whether word `w`, not the only one, is an initial: one capital letter and a dot.
+        func isInitial(_ w: Int) -> Bool {
+            guard count >= 2, spans[w].end - spans[w].start >= 2, bytes[spans[w].end - 1] == UInt8(ascii: ".") else { return false }
+            let (letter, length) = firstScalar(w)
+            return spans[w].start + length == spans[w].end - 1 && letter.properties.isUppercase
+        }
+
+        /// Whether `tail`, ending word `w`, is a `*` that separates the fields of a narration
+        /// ("BIL*INFT*FFF0000000*", the last field empty) rather than padding ("Shopify*").
+        func isNarrationSeparator(_ tail: Unicode.Scalar, _ w: Int) -> Bool {
+            tail == "*" && bytes[spans[w].start..<(spans[w].end - 1)].contains(UInt8(ascii: "*"))
         }
 
         /// Word `w` without one trailing dot, folded like `NormalizingText.foldedLowercase`.
@@ -163,16 +177,19 @@ public enum MerchantNormalizer {
         first == "avl" && (second == "bal" || second == "lmt" || second == "limit")
     }
 
+    /// Punctuation, and the filler a card network's merchant field pads with ("SUDARSHAN FAMILY_",
+    /// "Shopify*"), that ends no name.
     private static func isTrailingPunctuation(_ s: Unicode.Scalar) -> Bool {
         switch s {
-        case ".", ",", ";", ":", "-", "\u{2013}", "\u{2014}": true
+        case ".", ",", ";", ":", "-", "_", "*", "\u{2013}", "\u{2014}": true
         default: false
         }
     }
 
+    /// What starts no name: separators, and the dots an SMS puts before a cut field ("..SUDARSHAN").
     private static func isLeadingPunctuation(_ s: Unicode.Scalar) -> Bool {
         switch s {
-        case ",", ";", ":", "-", "\u{2013}", "\u{2014}": true
+        case ",", ";", ":", "-", ".", "_", "\u{2013}", "\u{2014}": true
         default: false
         }
     }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Character classes and small text operations shared by the field normalizers.
 ///
 /// Everything here works on Unicode scalars or UTF-8 bytes, without regular expressions. The
@@ -24,6 +26,20 @@ enum NormalizingText {
     }
 
     static func isDigit(_ s: Unicode.Scalar) -> Bool { s.value >= 0x30 && s.value <= 0x39 }
+
+    /// `text` in Unicode normalization form C: "e" and a combining acute become "é", conjoining
+    /// Hangul jamo a syllable, so that the rules (written composed) read a decomposed message
+    /// (as macOS and some phones store text). `text` itself when it holds nothing to compose: the
+    /// common case costs one scan of the bytes, and of the scalars only when a byte is not ASCII.
+    static func composed(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 >= 0x80 }) else { return text }
+        let decomposed = text.unicodeScalars.contains { scalar in
+            scalar.value >= 0x300 && (scalar.properties.canonicalCombiningClass != .notReordered
+                || (0x1100...0x11FF).contains(scalar.value) || (0xA960...0xA97F).contains(scalar.value)
+                || (0xD7B0...0xD7FF).contains(scalar.value))
+        }
+        return decomposed ? text.precomposedStringWithCanonicalMapping : text
+    }
 
     /// `text` with the decimal digits of other scripts (Arabic-Indic ٠١٢, Persian ۰۱۲, Devanagari
     /// ०१२, Bengali ০১২, Thai ๐๑๒, full-width ０１２, …) as ASCII digits, the Arabic decimal and

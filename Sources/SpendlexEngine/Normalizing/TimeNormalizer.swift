@@ -1,7 +1,7 @@
 /// Reads a captured time ("22:26:01", "07:53:18 PM", "7.53pm", "1953 hrs", "19h53", "19:53:18 IST")
 /// into a `LocalTime`. A hand-written scanner: no regular expression.
 public enum TimeNormalizer {
-    /// Accepts `H:MM`, `H:MM:SS` (fractional seconds dropped), `H.MM`, `HhMM`, `Hh`, `HHMM hrs`,
+    /// Accepts `H:MM`, `H:MM:SS` (fractional seconds dropped), `H:MM.SS`, `H.MM`, `HhMM`, `Hh`, `HHMM hrs`,
     /// each with an optional `AM`/`PM` (`am`, `a.m.`, any case, with or without a space), an optional
     /// `hrs`/`hr`/`hours`/`h`, and an optional trailing zone (`IST`, `UTC`, `GMT+5:30`, `+05:30`,
     /// `(ET)`), which is ignored. Surrounding whitespace is tolerated.
@@ -58,7 +58,9 @@ public enum TimeNormalizer {
                 guard minutes.count == 2 else { throw invalid("minutes have two digits") }
                 minute = minutes.value
                 let secondSeparator = separator == ":" || separator == "."
-                if secondSeparator, i + 1 < chars.count, chars[i] == separator, NormalizingText.isDigit(chars[i + 1]) {
+                // Seconds after the same separator, or after a dot in a colon time ("09:43.44 AM").
+                if secondSeparator, i + 1 < chars.count, chars[i] == separator || (separator == ":" && chars[i] == "."),
+                   NormalizingText.isDigit(chars[i + 1]) {
                     i += 1
                     let seconds = readDigits()
                     guard seconds.count == 2 else { throw invalid("seconds have two digits") }

@@ -46,6 +46,9 @@ public struct Confidence: Sendable, Equatable {
         /// The sender is unknown to the rules: the country, whose conventions read the message,
         /// was inferred from the sender's shape or from the text.
         case countryInferred
+        /// A numeric date reads both ways ("05/11/2026") and no country decides the order: the
+        /// reading closest to the message's arrival was taken (or, with no arrival time, day first).
+        case ambiguousDateOrder
 
         /// The part of the score this doubt belongs to.
         public var part: String {
@@ -53,7 +56,7 @@ public struct Confidence: Sendable, Equatable {
             case .fallbackParser, .perFieldParser: "specificity"
             case .bankFromText, .noBank: "source"
             case .unknownCurrency, .noCurrency: "currency"
-            case .dateFromArrival, .noDate, .dateWithoutYear, .malformedDate, .futureDate: "date"
+            case .dateFromArrival, .noDate, .dateWithoutYear, .malformedDate, .futureDate, .ambiguousDateOrder: "date"
             case .malformedAccount: "account"
             case .emptyMerchant: "merchant"
             case .malformedBalance: "balance"
@@ -69,7 +72,7 @@ public struct Confidence: Sendable, Equatable {
             case .fallbackParser, .futureDate: 0.35
             case .perFieldParser, .bankFromText, .dateFromArrival: 0.05
             case .noBank, .malformedBalance, .ambiguousCurrency: 0.10
-            case .countryInferred: 0.05
+            case .countryInferred, .ambiguousDateOrder: 0.05
             case .noDate, .dateWithoutYear, .malformedDate, .malformedAccount, .emptyMerchant: 0.15
             case .unknownCurrency, .noCurrency, .noDirection: 0.20
             }
@@ -95,6 +98,7 @@ public struct Confidence: Sendable, Equatable {
             case .noDirection: "direction unknown (neither debit nor credit)"
             case .ambiguousCurrency: "currency symbol shared by several currencies, not decided by the country"
             case .countryInferred: "country inferred from the sender's shape or the text, not known from a bank"
+            case .ambiguousDateOrder: "numeric date readable day-first and month-first, no country to decide: the reading nearest the arrival taken"
             }
         }
     }

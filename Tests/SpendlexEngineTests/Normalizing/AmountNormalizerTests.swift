@@ -63,6 +63,8 @@ struct AmountNormalizerTests {
         // Currencies before and after.
         ("₹500", "500", nil, "INR"),
         ("₹ 1,24,560.00", "124560.00", nil, "INR"),
+        ("Rs:147.5", "147.5", nil, "INR"),
+        ("6.50BYN", "6.50", nil, "BYN"),
         ("Rs.500", "500", nil, "INR"),
         ("Rs 500", "500", nil, "INR"),
         ("Rs. 500", "500", nil, "INR"),
@@ -285,5 +287,15 @@ struct OtherScriptDigitsTests {
     @Test func asciiTextIsLeftAlone() {
         #expect(NormalizingText.withASCIIDigits("Rs 1,250.00") == nil)
         #expect(NormalizingText.withASCIIDigits("12,50 €") == nil)
+    }
+
+    @Test("decomposed text is composed (NFC) before the rules read it; an e-mail body is left as written")
+    func composed() throws {
+        let decomposed = "Paiement de 12,50 EUR de\u{301}bite\u{301} chez CAFE\u{301} \u{1112}\u{1161}\u{11AB}"
+        let sms = Message(id: "m", text: decomposed, channel: .sms)
+        #expect(sms.text == "Paiement de 12,50 EUR débité chez CAFÉ 한")
+        #expect(sms.text.unicodeScalars.count < decomposed.unicodeScalars.count)
+        #expect(Message(id: "m", text: decomposed, channel: .email).text.unicodeScalars.elementsEqual(decomposed.unicodeScalars))
+        #expect(NormalizingText.composed("Rs 1,250.00 at ₹ CAFÉ") == "Rs 1,250.00 at ₹ CAFÉ")
     }
 }

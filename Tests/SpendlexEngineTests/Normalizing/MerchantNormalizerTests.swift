@@ -39,6 +39,15 @@ struct MerchantNormalizerTests {
         ("Info", "Info"),
         ("VIA Rail", "VIA Rail"),
         ("El Corte Inglés", "El Corte Inglés"),
+        // Padding a card network's merchant field carries, and the dots of a cut field.
+        ("..SUDARSHAN FAMILY_", "SUDARSHAN FAMILY"),
+        ("Shopify*", "Shopify"),
+        ("PAYU_", "PAYU"),
+        // A closing initial keeps its dot; a lone letter or an abbreviation does not.
+        ("Carlos Orbegoso L.", "Carlos Orbegoso L."),
+        ("JO*L R.", "JO*L R."),
+        ("L.", "L"),
+        ("SAMPLE CO.", "SAMPLE CO"),
     ]
 
     @Test("merchants", arguments: merchants)
