@@ -29,7 +29,7 @@ struct MessageOptions: ParsableArguments {
 
     var message: Message? {
         text.map {
-            Message(id: "text", text: $0, sender: sender, subject: subject,
+            Message(id: "text", text: HTMLText.readable($0), sender: sender, subject: subject,
                     receivedAt: receivedAt.flatMap(parseTimestamp),
                     channel: subject != nil ? .email : sender != nil ? .sms : .unknown)
         }

@@ -42,6 +42,18 @@ struct JSONLinesMessageReaderTests {
         #expect(messages.map(\.offset) == [1, 3, 4])
     }
 
+    @Test("an e-mail body pasted as HTML is read as its text; text that merely mentions a tag is left alone")
+    func htmlBodies() throws {
+        let path = try temporaryFile("""
+            {"id": "h", "channel": "email", "text": "\\n<html><body><table><tr><td>Amount:</td><td>SGD&nbsp;100.50</td></tr><tr><td>To:</td><td>Jane</td></tr></table></body></html>"}
+            {"id": "t", "text": "Use <b>only</b> the app"}
+            """)
+        let messages = try readJSONLines(path).compactMap { if case .message(let m) = $0 { m } else { nil } }
+        #expect(messages.map(\.text) == ["Amount: | SGD 100.50\nTo: | Jane", "Use <b>only</b> the app"])
+        #expect(HTMLText.looksLikeHTML("<!DOCTYPE html><p>x</p>") && HTMLText.looksLikeHTML("  <P>Dear customer"))
+        #expect(!HTMLText.looksLikeHTML("<3 thanks") && !HTMLText.looksLikeHTML("Rs 500 <debited>"))
+    }
+
     @Test func badLinesAreKeptAsMalformedRecordsWithReasons() throws {
         let path = try temporaryFile("""
             {"id": "ok", "text": "fine"}

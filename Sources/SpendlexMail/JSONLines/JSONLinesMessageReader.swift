@@ -13,8 +13,9 @@ public enum InputRecord: Sendable {
 
 /// The JSON Lines message format: one object a line with `text` and optionally `id`,
 /// `sender`, `subject`, `received_at` (ISO 8601) and `channel` (`email`, `sms`, `push`).
-/// Other keys are ignored. A line without an id gets `FILE:LINE` as its id. Lines are
-/// split by `InputReader`; this decodes one.
+/// Other keys are ignored. A line without an id gets `FILE:LINE` as its id. A text that is an
+/// HTML document (an e-mail body) is read as its readable text. Lines are split by
+/// `InputReader`; this decodes one.
 public enum JSONLinesMessageReader {
     /// Decodes one line. `line` is the 1-based line number, used as the record's offset.
     public static func record(from bytes: ArraySlice<UInt8>, file: String, line: Int) -> InputRecord {
@@ -39,7 +40,7 @@ public enum JSONLinesMessageReader {
             receivedAt = date
         }
         let channel = (fields["channel"] as? String).flatMap { MessageChannel(rawValue: $0.lowercased()) } ?? .unknown
-        return .message(Message(id: id, text: text, sender: fields["sender"] as? String,
+        return .message(Message(id: id, text: HTMLText.readable(text), sender: fields["sender"] as? String,
                                 subject: fields["subject"] as? String, receivedAt: receivedAt,
                                 channel: channel, file: file, offset: line))
     }

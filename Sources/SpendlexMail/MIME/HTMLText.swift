@@ -22,6 +22,27 @@ public enum HTMLText {
         return html.withUTF8 { text(fromHTML: UnsafeRawBufferPointer($0)) }
     }
 
+    /// A message's text as the rules should read it: an HTML document (a message whose text
+    /// opens with an HTML tag, as an e-mail body pasted into JSON Lines or posted to the service
+    /// does) as readable text, table rows as lines ("Amount: | SGD 100.50"); any other text as it is.
+    public static func readable(_ text: String) -> String {
+        looksLikeHTML(text) ? self.text(fromHTML: text) : text
+    }
+
+    /// Whether the text opens (after white space) with `<!DOCTYPE html>`, a comment, or the tag of
+    /// an element an e-mail body starts with (html, head, body, table, div, p, center, span, br).
+    static func looksLikeHTML(_ text: String) -> Bool {
+        var bytes = text.utf8.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }.prefix(16).makeIterator()
+        guard bytes.next() == UInt8(ascii: "<") else { return false }
+        var name: [UInt8] = []
+        while let byte = bytes.next() {
+            if byte == UInt8(ascii: "!") && name.isEmpty { return true }  // <!DOCTYPE html>, <!-- -->
+            guard (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") else { break }
+            name.append(byte | 0x20)
+        }
+        return ["html", "head", "body", "table", "div", "p", "center", "span", "br"].contains(String(decoding: name, as: UTF8.self))
+    }
+
     /// HTML as UTF-8 bytes to readable text (see the type's description).
     public static func text(fromHTML bytes: [UInt8]) -> String {
         bytes.withUnsafeBytes { text(fromHTML: $0) }

@@ -132,7 +132,7 @@ struct MessageIntake: Sendable {
         let text = input.text ?? ""
         let channel = input.channel.flatMap(MessageChannel.init(rawValue:)) ?? .sms
         let id = input.id ?? Message.textID(sender: input.sender, text: text)
-        let message = Message(id: id, text: text, sender: input.sender, subject: input.subject,
+        let message = Message(id: id, text: HTMLText.readable(text), sender: input.sender, subject: input.subject,
                               receivedAt: input.receivedAt.flatMap(parseTimestamp), channel: channel)
         return (message, worker.parse(message))
     }
