@@ -318,12 +318,13 @@ public struct RuleEngine: Sendable {
             }
         }
 
-        /// The offset of the character after the one starting at `offset` (the text's length at most).
+        /// The offset of the character after the one starting at `offset`: the text's length after
+        /// its last character, one past it when `offset` is the text's end.
         static func boundary(in text: String, after offset: Int) -> Int {
             text.withUTF8Bytes { bytes in
                 var index = offset + 1
                 while index < bytes.count, bytes[index] & 0xC0 == 0x80 { index += 1 }
-                return min(index, bytes.count + 1)
+                return index
             }
         }
 

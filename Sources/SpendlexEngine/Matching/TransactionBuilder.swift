@@ -194,13 +194,14 @@ enum TransactionBuilder {
             idempotencyKey: key.hex, duplicateOf: nil))
     }
 
-    /// A numeric date read day-first if `normalizer` reads month-first, and the reverse.
-    /// Days between two dates, a date after `arrival` (a misread, most likely) counting double.
+    /// Days between two dates, a date more than a day after `arrival` (a misread, most likely)
+    /// counting double.
     static func distance(_ date: LocalDate, _ arrival: LocalDate) -> Int {
         let days = date.daysSinceEpoch - arrival.daysSinceEpoch
         return days > 1 ? 2 * days : abs(days)
     }
 
+    /// A numeric date read day-first if `normalizer` reads month-first, and the reverse.
     static func dateInOtherOrder(_ text: String, than normalizer: DateNormalizer, reference: LocalDate?) -> LocalDate? {
         let other: DateOrder = normalizer.order == .monthDayYear ? .dayMonthYear : .monthDayYear
         return try? DateNormalizer(order: other).normalize(text, reference: reference)
