@@ -38,6 +38,16 @@ struct BundledRulePackTests {
         }
     }
 
+    /// Not a rule example: it names both a debit and a credit word (`spendlex check` would call it
+    /// ambiguous), which is the point.
+    @Test("an offer at the end of a payment alert is no cashback, and the payment stays a debit")
+    func cashbackOfferIsNoKind() throws {
+        let (compiled, _) = BundledRuleExamplesTests.loaded
+        let text = "You have successfully paid RM 22.40 to SAMPLE MART on 11/09/2026. Ref: TX0012345. Claim your cashback voucher now!"
+        let t = try #require(RuleEngine(rules: compiled).makeWorker().parse(Message(id: "m", text: text, channel: .sms)).transaction)
+        #expect(t.kind == nil && t.direction == .debit && t.amountText == "22.40")
+    }
+
     @Test func atLeastFortyBanksInTenCountries() {
         let (compiled, _) = BundledRuleExamplesTests.loaded
         let banks = compiled.banks.filter { !$0.isFallback }

@@ -17,6 +17,9 @@ struct FieldLayerTests {
         channels:
           upi: '\\bUPI\\b'
           card: '(?i)\\bcard\\b'
+        kinds:
+          reversal: '(?i)\\breversed\\b'
+          refund: '(?i)\\brefund\\b'
         """
     static let bank = """
         bank: Test Bank
@@ -63,6 +66,24 @@ struct FieldLayerTests {
     @Test func aParserCanSwitchAFinderOffAndKeepsItsOwnChannel() throws {
         let t = try parse("Rs.250.00 spent with UPI. Ref 631845220913. Bal: Rs 1,204.50")
         #expect(t.reference == nil && t.balance == "1204.50" && t.channel == "card")
+    }
+
+    @Test("a parser that names no kind takes the first the text names, in the layer's order; one that names one keeps it")
+    func kinds() throws {
+        #expect(try parse("Rs 10 credited: refund reversed").kind == .reversal)
+        #expect(try parse("Rs 10 credited as a refund").kind == .refund)
+        #expect(try parse("Rs 10 credited").kind == nil)
+        let bankWithKind = try parse("Rs 10 credited as a refund")
+        #expect(bankWithKind.direction == .credit)
+    }
+
+    @Test("a kind the rule language does not know is reported where it is written")
+    func unknownKind() {
+        var ruleSet = RuleSet()
+        var diagnostics: [Diagnostic] = []
+        RuleLoader.load(text: "field_layer: test\nkinds:\n  refnd: '(?i)refund'\n", path: "grammars/fields.yaml",
+                        into: &ruleSet, diagnostics: &diagnostics)
+        #expect(diagnostics.contains { $0.severity == .error && $0.message.contains("refnd") && $0.location.line == 3 })
     }
 
     @Test("a money mention after a balance word is never the amount")

@@ -176,6 +176,8 @@ final class CompiledFieldLayer: Sendable {
     let finders: [(field: FieldName, patterns: [Finder])]
     /// The channels' patterns as one alternation, and the group of each channel, in priority order.
     let channels: (pattern: Pattern, groups: [(name: String, group: Int)])?
+    /// The kinds' patterns as one alternation, and the group of each kind, in priority order.
+    let kinds: (pattern: Pattern, groups: [(kind: TransactionKind, group: Int)])?
     /// The fields it has finders for (`channel` when it has channels).
     let fields: Set<FieldName>
 
@@ -196,7 +198,9 @@ final class CompiledFieldLayer: Sendable {
     }
 
     init(finders: [(field: FieldName, patterns: [Finder])],
-         channels: (pattern: Pattern, groups: [(name: String, group: Int)])?, roles: [(name: String, pattern: Pattern)] = []) {
+         channels: (pattern: Pattern, groups: [(name: String, group: Int)])?, roles: [(name: String, pattern: Pattern)] = [],
+         kinds: (pattern: Pattern, groups: [(kind: TransactionKind, group: Int)])? = nil) {
+        self.kinds = kinds
         self.finders = finders
         self.roles = roles
         self.channels = channels

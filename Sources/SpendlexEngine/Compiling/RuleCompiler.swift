@@ -134,7 +134,21 @@ public enum RuleCompiler {
         let roles = layer.roles.compactMap { role -> (name: String, pattern: Pattern)? in
             compilePattern(role.pattern, expander: &expander, diagnostics: &diagnostics).map { (role.name, $0.pattern) }
         }
-        return CompiledFieldLayer(finders: finders, channels: channels, roles: roles)
+        // The kinds the same way: one scan finds every kind the text names.
+        var kindNames: [TransactionKind] = []
+        var kindAlternatives: [String] = []
+        for (kind, text) in layer.kinds {
+            guard let (_, expanded) = compilePattern(text, expander: &expander, diagnostics: &diagnostics) else { continue }
+            kindAlternatives.append("(?<spendlex_kind_\(kindNames.count)>(?:\(expanded.text)))")
+            kindNames.append(kind.value)
+        }
+        var kinds: (pattern: Pattern, groups: [(kind: TransactionKind, group: Int)])?
+        if !kindAlternatives.isEmpty, let pattern = try? Pattern(kindAlternatives.joined(separator: "|"), options: .duplicateNames) {
+            kinds = (pattern, kindNames.enumerated().compactMap { index, kind in
+                pattern.groupNumber(named: "spendlex_kind_\(index)").map { (kind, $0) }
+            })
+        }
+        return CompiledFieldLayer(finders: finders, channels: channels, roles: roles, kinds: kinds)
     }
 
     /// A country profile's cues: sender shapes and dialling prefixes, and the pattern text of what in a

@@ -8,6 +8,8 @@ struct FieldValues: Sendable {
                 direction: String?
     /// Where a one-pattern parser matched (UTF-8 offsets): the field layer looks from there.
     var span: Range<Int>?
+    /// The kind the field layer read from the words of a message whose parser names none.
+    var kind: TransactionKind?
 
     subscript(field: FieldName) -> String? {
         get {

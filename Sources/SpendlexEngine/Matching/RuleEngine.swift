@@ -252,8 +252,9 @@ public struct RuleEngine: Sendable {
         /// Finders of formats other countries use (`countries:` in the layer) are skipped for the
         /// banks of `country`; with no country known, every finder searches.
         func fillFromLayer(_ raw: inout FieldValues, parser: CompiledParser, text: String, country: String?) {
-            guard !parser.layerFields.isEmpty, let layer = rules.fieldLayer,
-                  parser.layerFields.contains(where: { raw[$0] == nil }) else { return }
+            guard let layer = rules.fieldLayer else { return }
+            let readsKind = parser.rule.kind == nil && layer.kinds != nil
+            guard readsKind || (!parser.layerFields.isEmpty && parser.layerFields.contains(where: { raw[$0] == nil })) else { return }
             // The finders search the window only: searching the whole text from the match on cost a
             // scan of every long e-mail body per finder. The text before the window is seen as
             // context (`^` is the text's start, `\b` sees the character before) but not searched.
@@ -272,6 +273,19 @@ public struct RuleEngine: Sendable {
                 window = start..<max(start, end)
             } else {
                 window = 0..<Self.boundary(in: text, before: min(length, CompiledFieldLayer.reach))
+            }
+            // A parser that names no kind (the fallback's, a bank's that reads several operations):
+            // the first the window's words name, in the layer's order ("refund", "reversal", "salary").
+            if readsKind, let kinds = layer.kinds {
+                var best: Int?
+                var offset = window.lowerBound
+                while best != 0, offset <= window.upperBound,
+                      let match = try? kinds.pattern.firstMatch(in: text, from: offset, upTo: window.upperBound, scratch: scratch),
+                      let whole = match[0] {
+                    if let index = kinds.groups.firstIndex(where: { match[$0.group] != nil }) { best = min(best ?? index, index) }
+                    offset = whole.upperBound > whole.lowerBound ? whole.upperBound : Self.boundary(in: text, after: whole.lowerBound)
+                }
+                raw.kind = best.map { kinds.groups[$0].kind }
             }
             for field in parser.layerFields where raw[field] == nil {
                 if field == .channel, let channels = layer.channels {

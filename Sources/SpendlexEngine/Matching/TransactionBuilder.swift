@@ -148,6 +148,11 @@ enum TransactionBuilder {
 
         var direction = parser.rule.direction?.value
         if let word = value(.direction) { direction = Self.direction(ofWord: word) ?? direction }
+        // The fallback guesses the direction from its verbs; a refund or a reversal is money coming
+        // back, whatever verb came with it ("OTMENA Pokupka", "已撤销向…的付款").
+        if parser.isFallback, let kind = raw.kind, kind == .refund || kind == .reversal {
+            direction = .credit
+        }
         if direction == nil {
             switch amount?.sign {
             case .credit: direction = .credit
@@ -187,7 +192,7 @@ enum TransactionBuilder {
         return .transaction(Transaction(
             messageID: message.id, messageChannel: message.channel, sender: message.sender,
             receivedAt: message.receivedAt, file: message.file, offset: message.offset,
-            rule: parser.id, bank: owner.id, direction: direction, kind: parser.rule.kind?.value,
+            rule: parser.id, bank: owner.id, direction: direction, kind: parser.rule.kind?.value ?? raw.kind,
             amount: amount?.value, amountText: amountText, currency: currency, date: date, time: time,
             merchant: merchant, account: account, balance: balance, reference: reference, channel: channel,
             category: nil, subcategory: nil, confidence: score, confidenceParts: confidence, status: status,

@@ -3,7 +3,7 @@ import Yams
 /// Reads the field layer file. The accepted keys are listed here and in
 /// `grammars/spendlex-rules.schema.json`; keep the two in step.
 enum FieldLayerFileReader {
-    static let keys = ["field_layer", "description", "finders", "channels", "roles"]
+    static let keys = ["field_layer", "description", "finders", "channels", "roles", "kinds"]
     /// Fields the layer may find: those a message states whatever its format.
     static let layerFields: [FieldName] = [.balance, .reference, .last4, .account, .card]
 
@@ -33,6 +33,17 @@ enum FieldLayerFileReader {
                     } else {
                         layer.roles.append((role.value, pattern))
                     }
+                }
+            case "kinds":
+                for (name, patternNode) in reader.namedEntries(of: node, key: "kinds", expected: "kinds to patterns") ?? [] {
+                    guard let kind = TransactionKind(rawValue: name.value) else {
+                        reader.report(.invalidValue(name.value, for: "kinds",
+                                                    allowed: TransactionKind.allCases.map(\.rawValue).joined(separator: ", "),
+                                                    at: name.location))
+                        continue
+                    }
+                    guard let pattern = reader.pattern(patternNode, key: name.value) else { continue }
+                    layer.kinds.append((Located(kind, at: name.location), pattern))
                 }
             case "channels":
                 for (channel, patternNode) in reader.namedEntries(of: node, key: "channels", expected: "channel names to patterns") ?? [] {

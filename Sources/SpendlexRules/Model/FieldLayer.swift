@@ -11,6 +11,9 @@ public struct FieldLayer: Sendable {
     public var finders: [(field: Located<FieldName>, patterns: [LayerFinder])] = []
     /// Channels (`upi`, `pix`, `atm`) and the patterns that name them, tried in order.
     public var channels: [(name: String, pattern: PatternText)] = []
+    /// Kinds (`refund`, `reversal`, `salary`) and the words that name them, in order: the fallback's
+    /// parsers, which name no kind, take the first the text names.
+    public var kinds: [(kind: Located<TransactionKind>, pattern: PatternText)] = []
     /// Roles a money mention can have besides the amount (`balance`, `limit`, `fee`), each with
     /// a pattern that matches the words just before such a mention (anchored at their end): a
     /// per-field parser's amount is the first mention with none of these roles.
