@@ -21,18 +21,12 @@ public struct CompiledRuleSet: Sendable {
     let countryByCode: [String: CompiledCountry]
     /// The generic field layer's finders, when one is loaded.
     let fieldLayer: CompiledFieldLayer?
-    /// The countries' text cues in one pattern.
-    let countryCues: CountryCues?
-
-    /// Text cues of every country in one alternation, and which group is which country.
-    struct CountryCues: Sendable {
-        let pattern: Pattern
-        /// Index into `countries`, and its group.
-        let groups: [(country: Int, group: Int)]
-    }
+    /// The countries' text cues (their banks' names, their currency's local forms), named by
+    /// their index into `countries`.
+    let countryCues: NamedAlternation<Int>?
 
     init(banks: [CompiledBank], router: SenderRouter, rules: RuleSet, categorizer: Categorizer? = nil,
-         countries: [CompiledCountry] = [], countryCues: CountryCues? = nil, fieldLayer: CompiledFieldLayer? = nil) {
+         countries: [CompiledCountry] = [], countryCues: NamedAlternation<Int>? = nil, fieldLayer: CompiledFieldLayer? = nil) {
         self.banks = banks
         self.countryCues = countryCues
         self.fieldLayer = fieldLayer
@@ -174,10 +168,10 @@ public final class CompiledParser: Sendable {
 final class CompiledFieldLayer: Sendable {
     /// Per field, its finders in order.
     let finders: [(field: FieldName, patterns: [Finder])]
-    /// The channels' patterns as one alternation, and the group of each channel, in priority order.
-    let channels: (pattern: Pattern, groups: [(name: String, group: Int)])?
-    /// The kinds' patterns as one alternation, and the group of each kind, in priority order.
-    let kinds: (pattern: Pattern, groups: [(kind: TransactionKind, group: Int)])?
+    /// The channels, in priority order.
+    let channels: NamedAlternation<String>?
+    /// The kinds, in priority order.
+    let kinds: NamedAlternation<TransactionKind>?
     /// The fields it has finders for (`channel` when it has channels).
     let fields: Set<FieldName>
 
@@ -198,8 +192,8 @@ final class CompiledFieldLayer: Sendable {
     }
 
     init(finders: [(field: FieldName, patterns: [Finder])],
-         channels: (pattern: Pattern, groups: [(name: String, group: Int)])?, roles: [(name: String, pattern: Pattern)] = [],
-         kinds: (pattern: Pattern, groups: [(kind: TransactionKind, group: Int)])? = nil) {
+         channels: NamedAlternation<String>?, roles: [(name: String, pattern: Pattern)] = [],
+         kinds: NamedAlternation<TransactionKind>? = nil) {
         self.kinds = kinds
         self.finders = finders
         self.roles = roles

@@ -70,7 +70,7 @@ public enum RuleCompiler {
     /// the countries of bank files that have none (CLDR's conventions, no cues). The copies'
     /// diagnostics are the fallback's own, already reported.
     private static func compileCountries(_ ruleSet: RuleSet, layerFields: Set<FieldName>, expander: inout GrammarExpander,
-                                         diagnostics: inout [Diagnostic]) -> ([CompiledCountry], CompiledRuleSet.CountryCues?) {
+                                         diagnostics: inout [Diagnostic]) -> ([CompiledCountry], NamedAlternation<Int>?) {
         let fallbacks = ruleSet.banks.filter(\.isFallback)
         guard !fallbacks.isEmpty else { return ([], nil) }
         let withoutProfile = Set(ruleSet.banks.compactMap { $0.country?.uppercased() })
@@ -100,7 +100,8 @@ public enum RuleCompiler {
             countries.append(country)
             cues.append(cue)
         }
-        return (countries, countryCues(cues))
+        // Every country's cues in one alternation: the country the text names first.
+        return (countries, NamedAlternation(cues.enumerated().compactMap { index, cue in cue.map { (index, $0) } }))
     }
 
     /// The field layer's finders: each pattern's value is its capture named like the field,
@@ -116,37 +117,13 @@ public enum RuleCompiler {
             }
             finders.append((field.value, patterns))
         }
-        // The channels as one alternation, each in a group of its own: one scan of the text finds
-        // every channel it names (seventeen scans, one per channel, cost more than the parse).
-        var channelNames: [String] = []
-        var alternatives: [String] = []
-        for channel in layer.channels {
-            guard let (_, expanded) = compilePattern(channel.pattern, expander: &expander, diagnostics: &diagnostics) else { continue }
-            alternatives.append("(?<spendlex_channel_\(channelNames.count)>(?:\(expanded.text)))")
-            channelNames.append(channel.name)
+        func expanded(_ text: PatternText) -> String? {
+            compilePattern(text, expander: &expander, diagnostics: &diagnostics)?.expanded.text
         }
-        var channels: (pattern: Pattern, groups: [(name: String, group: Int)])?
-        if !alternatives.isEmpty, let pattern = try? Pattern(alternatives.joined(separator: "|"), options: .duplicateNames) {
-            channels = (pattern, channelNames.enumerated().compactMap { index, name in
-                pattern.groupNumber(named: "spendlex_channel_\(index)").map { (name, $0) }
-            })
-        }
+        let channels = NamedAlternation(layer.channels.compactMap { channel in expanded(channel.pattern).map { (channel.name, $0) } })
+        let kinds = NamedAlternation(layer.kinds.compactMap { kind, text in expanded(text).map { (kind.value, $0) } })
         let roles = layer.roles.compactMap { role -> (name: String, pattern: Pattern)? in
             compilePattern(role.pattern, expander: &expander, diagnostics: &diagnostics).map { (role.name, $0.pattern) }
-        }
-        // The kinds the same way: one scan finds every kind the text names.
-        var kindNames: [TransactionKind] = []
-        var kindAlternatives: [String] = []
-        for (kind, text) in layer.kinds {
-            guard let (_, expanded) = compilePattern(text, expander: &expander, diagnostics: &diagnostics) else { continue }
-            kindAlternatives.append("(?<spendlex_kind_\(kindNames.count)>(?:\(expanded.text)))")
-            kindNames.append(kind.value)
-        }
-        var kinds: (pattern: Pattern, groups: [(kind: TransactionKind, group: Int)])?
-        if !kindAlternatives.isEmpty, let pattern = try? Pattern(kindAlternatives.joined(separator: "|"), options: .duplicateNames) {
-            kinds = (pattern, kindNames.enumerated().compactMap { index, kind in
-                pattern.groupNumber(named: "spendlex_kind_\(index)").map { (kind, $0) }
-            })
         }
         return CompiledFieldLayer(finders: finders, channels: channels, roles: roles, kinds: kinds)
     }
@@ -227,25 +204,6 @@ public enum RuleCompiler {
         return GrammarFragment(name: Located(worldCurrencyName, at: start),
                                pattern: PatternText(value: pattern, origin: ScalarOrigin(source: source, start: start, style: .plain)),
                                summary: "any currency: ISO 4217 codes, CLDR symbols and names, the profiles' local forms")
-    }
-
-    /// Every country's text cues as one alternation, a group per country: one scan of a message
-    /// finds the country its text names first (a pattern per country cost a scan each, on every
-    /// message the fallback reads).
-    /// `cues` holds each country's pattern text (nil: none), in the order of the countries.
-    private static func countryCues(_ cues: [String?]) -> CompiledRuleSet.CountryCues? {
-        var alternatives: [String] = []
-        var indices: [Int] = []
-        for (index, cues) in cues.enumerated() {
-            guard let cues else { continue }
-            alternatives.append("(?<spendlex_country_\(indices.count)>\(cues))")
-            indices.append(index)
-        }
-        guard !alternatives.isEmpty,
-              let pattern = try? Pattern(alternatives.joined(separator: "|"), options: .duplicateNames) else { return nil }
-        return CompiledRuleSet.CountryCues(pattern: pattern, groups: indices.enumerated().compactMap { position, index in
-            pattern.groupNumber(named: "spendlex_country_\(position)").map { (index, $0) }
-        })
     }
 
     /// `text` with PCRE2's special characters escaped.

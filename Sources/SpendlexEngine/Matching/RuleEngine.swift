@@ -132,10 +132,7 @@ public struct RuleEngine: Sendable {
                     return country
                 }
             }
-            guard let cues = rules.countryCues,
-                  let match = try? cues.pattern.firstMatch(in: message.text, scratch: scratch),
-                  let found = cues.groups.first(where: { match[$0.group] != nil }) else { return nil }
-            return rules.countries[found.country]
+            return rules.countryCues?.firstInText(message.text, scratch: scratch).map { rules.countries[$0] }
         }
 
         /// Parses a message as if it came from `bankID`, skipping sender routing: how a
@@ -276,31 +273,11 @@ public struct RuleEngine: Sendable {
             }
             // A parser that names no kind (the fallback's, a bank's that reads several operations):
             // the first the window's words name, in the layer's order ("refund", "reversal", "salary").
-            if readsKind, let kinds = layer.kinds {
-                var best: Int?
-                var offset = window.lowerBound
-                while best != 0, offset <= window.upperBound,
-                      let match = try? kinds.pattern.firstMatch(in: text, from: offset, upTo: window.upperBound, scratch: scratch),
-                      let whole = match[0] {
-                    if let index = kinds.groups.firstIndex(where: { match[$0.group] != nil }) { best = min(best ?? index, index) }
-                    offset = whole.upperBound > whole.lowerBound ? whole.upperBound : Self.boundary(in: text, after: whole.lowerBound)
-                }
-                raw.kind = best.map { kinds.groups[$0].kind }
-            }
+            if readsKind, let kinds = layer.kinds { raw.kind = kinds.firstInOrder(text, window, scratch: scratch) }
             for field in parser.layerFields where raw[field] == nil {
                 if field == .channel, let channels = layer.channels {
-                    // Every channel the window names, in one pass; the first in the layer's order wins.
-                    var best: Int?
-                    var offset = window.lowerBound
-                    while best != 0, offset <= window.upperBound,
-                          let match = try? channels.pattern.firstMatch(in: text, from: offset, upTo: window.upperBound, scratch: scratch),
-                          let whole = match[0] {
-                        if let index = channels.groups.firstIndex(where: { match[$0.group] != nil }) {
-                            best = min(best ?? index, index)
-                        }
-                        offset = whole.upperBound > whole.lowerBound ? whole.upperBound : Self.boundary(in: text, after: whole.lowerBound)
-                    }
-                    raw[.channel] = best.map { channels.groups[$0].name }
+                    // The first channel in the layer's order: a rail (UPI) before the card that carries it.
+                    raw[.channel] = channels.firstInOrder(text, window, scratch: scratch)
                     continue
                 }
                 guard let finders = layer.finders.first(where: { $0.field == field })?.patterns else { continue }
