@@ -272,7 +272,7 @@ public struct DateNormalizer: Sendable {
                 }
             } else if NormalizingText.isSpace(c) {
                 i += length
-            } else if c == "-" || c == "/" || c == "." || c == "," || c == "(" || c == ")" || c == "\u{2010}" || c == "\u{2013}" {
+            } else if c == "-" || c == "/" || c == "." || c == "," || c == "(" || c == ")" || c == "\u{2010}" || c == "\u{2013}" || c == "\u{2014}" {
                 if pendingSeparator == nil || pendingSeparator == " " { pendingSeparator = c }
                 i += length
             } else {

@@ -2,7 +2,7 @@
 public enum MerchantNormalizer {
     /// Collapses whitespace (including newlines, NBSP) to single spaces, trims, strips surrounding quotes,
     /// leading `, ; : - . _`, trailing punctuation and padding (`. , ; : - _ *`, but not the dot of a
-    /// closing initial: "Carlos Orbegoso L.") and trailing noise words ("on", "at", "via",
+    /// closing initial, "Carlos Orbegoso L.", or of a company suffix, "Midland Bank Ltd.") and trailing noise words ("on", "at", "via",
     /// "using", "ref", "Avl", "Avl Bal", "Avl Lmt", "Avl Limit", "Info", any case), repeatedly; a noise
     /// word standing alone is kept. Keeps the merchant's own case: "  CITY REALTY  on " → "CITY REALTY".
     /// Throws `merchant.empty` when nothing is left.
@@ -96,8 +96,10 @@ public enum MerchantNormalizer {
                     changed = true
                     continue
                 }
-                // Trailing punctuation, but not the dot of a name's initial ("Carlos Orbegoso L.").
-                if MerchantNormalizer.isTrailingPunctuation(tail), !isInitial(last - 1), !isNarrationSeparator(tail, last - 1) {
+                // Trailing punctuation, but not the dot of a name's initial ("Carlos Orbegoso L.")
+                // or of a company suffix ("Midland Bank Ltd.").
+                if MerchantNormalizer.isTrailingPunctuation(tail), !isInitial(last - 1), !isCompanySuffix(last - 1),
+                   !isNarrationSeparator(tail, last - 1) {
                     spans[last - 1].end -= tailLength
                     if spans[last - 1].start == spans[last - 1].end { last -= 1 }
                     changed = true
@@ -122,6 +124,16 @@ public enum MerchantNormalizer {
             guard count >= 2, spans[w].end - spans[w].start >= 2, bytes[spans[w].end - 1] == UInt8(ascii: ".") else { return false }
             let (letter, length) = firstScalar(w)
             return spans[w].start + length == spans[w].end - 1 && letter.properties.isUppercase
+        }
+
+        /// Whether word `w`, not the only one, is a company suffix written with its dot: "Ltd.",
+        /// "Inc.", "Co.", "Corp.", "Bhd.", "Pty.", "Pvt.", "Plc.".
+        func isCompanySuffix(_ w: Int) -> Bool {
+            guard count >= 2, bytes[spans[w].end - 1] == UInt8(ascii: ".") else { return false }
+            switch folded(w) {
+            case "ltd", "inc", "co", "corp", "bhd", "pty", "pvt", "plc": return true
+            default: return false
+            }
         }
 
         /// Whether `tail`, ending word `w`, is a `*` that separates the fields of a narration

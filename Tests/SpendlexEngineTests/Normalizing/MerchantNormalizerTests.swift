@@ -43,11 +43,16 @@ struct MerchantNormalizerTests {
         ("..SUDARSHAN FAMILY_", "SUDARSHAN FAMILY"),
         ("Shopify*", "Shopify"),
         ("PAYU_", "PAYU"),
-        // A closing initial keeps its dot; a lone letter or an abbreviation does not.
+        // A closing initial and a company suffix keep their dot; a lone letter or word, or another
+        // abbreviation, does not.
         ("Carlos Orbegoso L.", "Carlos Orbegoso L."),
         ("JO*L R.", "JO*L R."),
         ("L.", "L"),
-        ("SAMPLE CO.", "SAMPLE CO"),
+        ("SAMPLE CO.", "SAMPLE CO."),
+        ("Midland Bank Ltd.", "Midland Bank Ltd."),
+        ("Sample Foods Sdn. Bhd.", "Sample Foods Sdn. Bhd."),
+        ("Ltd.", "Ltd"),
+        ("SAMPLE DEPT.", "SAMPLE DEPT"),
     ]
 
     @Test("merchants", arguments: merchants)
