@@ -274,6 +274,11 @@ public struct RuleEngine: Sendable {
             // A parser that names no kind (the fallback's, a bank's that reads several operations):
             // the first the window's words name, in the layer's order ("refund", "reversal", "salary").
             if readsKind, let kinds = layer.kinds { raw.kind = kinds.firstInOrder(text, window, scratch: scratch) }
+            // Every finder's value holds a digit (a balance, a reference, a mask): where the searched
+            // text has none, none can match, and the scans are skipped. The window's last byte that
+            // may be a digit (an ASCII digit, or a byte of another script, which may be a digit of
+            // that script) is found once, from the end, where a date or an amount usually is.
+            let lastDigit = Self.lastPossibleDigit(text, window)
             for field in parser.layerFields where raw[field] == nil {
                 if field == .channel, let channels = layer.channels {
                     // The first channel in the layer's order: a rail (UPI) before the card that carries it.
@@ -286,10 +291,7 @@ public struct RuleEngine: Sendable {
                 // account or card mask within it ("debited from A/c XX1234").
                 let from = (field == .balance || field == .reference) && !parser.matcher.isPerField
                     ? raw.span.map { min($0.upperBound, window.upperBound) } ?? window.lowerBound : window.lowerBound
-                // Every finder's value holds a digit (a balance, a reference, a mask): where the
-                // searched text has none, none can match, and the scans are skipped. A byte of
-                // another script may be a digit of that script: such text is searched.
-                guard Self.mayHoldDigit(text, from..<window.upperBound) else { continue }
+                guard let lastDigit, lastDigit >= from else { continue }
                 for finder in finders where finder.reads(country: country) {
                     if let match = try? finder.pattern.firstMatch(in: text, from: from, upTo: window.upperBound, scratch: scratch),
                        let range = match[finder.group] ?? match[0] {
@@ -300,12 +302,17 @@ public struct RuleEngine: Sendable {
             }
         }
 
-        /// Whether `range` of `text` holds an ASCII digit or a byte of another script (which may be
-        /// a digit of that script).
-        static func mayHoldDigit(_ text: String, _ range: Range<Int>) -> Bool {
+        /// The offset of the last byte in `range` of `text` that is an ASCII digit or a byte of
+        /// another script (which may be a digit of that script); nil when there is none.
+        static func lastPossibleDigit(_ text: String, _ range: Range<Int>) -> Int? {
             text.withUTF8Bytes { bytes in
-                guard range.lowerBound < range.upperBound, range.upperBound <= bytes.count else { return false }
-                return bytes[range].contains { $0 &- 0x30 < 10 || $0 >= 0x80 }
+                var index = min(range.upperBound, bytes.count)
+                while index > range.lowerBound {
+                    index -= 1
+                    let byte = bytes[index]
+                    if byte &- 0x30 < 10 || byte >= 0x80 { return index }
+                }
+                return nil
             }
         }
 

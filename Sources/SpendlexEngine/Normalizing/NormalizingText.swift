@@ -27,12 +27,34 @@ enum NormalizingText {
 
     static func isDigit(_ s: Unicode.Scalar) -> Bool { s.value >= 0x30 && s.value <= 0x39 }
 
+    /// Whether every byte of `text` is ASCII: eight bytes at a time, where the string's bytes are.
+    /// It runs on every field of every transaction (the normalizers' fast paths and the merchant's
+    /// composition), and `utf8.contains(where:)` cost 0.7% of a batch run in a byte-by-byte loop.
+    static func isASCII(_ text: String) -> Bool {
+        text.withUTF8Bytes { bytes in
+            var index = 0
+            let count = bytes.count
+            if let base = bytes.baseAddress {
+                let raw = UnsafeRawPointer(base)
+                while index + 8 <= count {
+                    if raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
+                    index += 8
+                }
+            }
+            while index < count {
+                if bytes[index] >= 0x80 { return false }
+                index += 1
+            }
+            return true
+        }
+    }
+
     /// `text` in Unicode normalization form C: "e" and a combining acute become "é", conjoining
     /// Hangul jamo a syllable, so that the rules (written composed) read a decomposed message
     /// (as macOS and some phones store text). `text` itself when it holds nothing to compose: the
     /// common case costs one scan of the bytes, and of the scalars only when a byte is not ASCII.
     static func composed(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 >= 0x80 }) else { return text }
+        guard !isASCII(text) else { return text }
         let decomposed = text.unicodeScalars.contains { scalar in
             scalar.value >= 0x300 && (scalar.properties.canonicalCombiningClass != .notReordered
                 || (0x1100...0x11FF).contains(scalar.value) || (0xA960...0xA97F).contains(scalar.value)
@@ -47,7 +69,7 @@ enum NormalizingText {
     /// carries (LRM, RLM, ALM, embeddings, isolates) removed. nil when there is nothing to change,
     /// so that the common ASCII case costs one scan of the bytes.
     static func withASCIIDigits(_ text: String) -> String? {
-        guard text.utf8.contains(where: { $0 >= 0x80 }) else { return nil }
+        guard !isASCII(text) else { return nil }
         var changed = false
         var result = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
