@@ -47,7 +47,7 @@ extension Ledger {
                 SELECT id, message_id, source_kind, sender, received_at, file, byte_offset, rule, bank, direction, kind,
                        amount, amount_value, currency, date, time, merchant, account_type, account_last4, balance,
                        reference, channel, category, subcategory, confidence, status, idempotency_key, duplicate_of,
-                       duplicate_reason, category_source, note
+                       duplicate_reason, category_source, note, merchant_raw
                 FROM transactions \(filter)
                 ORDER BY \(order) \(page)
                 """, arguments: arguments).map(Self.storedTransaction)
@@ -122,7 +122,8 @@ extension Ledger {
             subcategory: row["subcategory"], confidence: row["confidence"],
             status: Transaction.Status(rawValue: row["status"]) ?? .review,
             idempotencyKey: row["idempotency_key"], duplicateOf: row["duplicate_of"],
-            duplicateReason: row["duplicate_reason"], categorySource: row["category_source"], note: row["note"])
+            duplicateReason: row["duplicate_reason"], categorySource: row["category_source"], note: row["note"],
+            merchantRaw: row["merchant_raw"])
     }
 
     /// A plain decimal string ("1250", "-12.50") as an exact `Decimal`; nil for anything else.

@@ -180,15 +180,15 @@ public final class Ledger: Sendable {
             INSERT INTO transactions (message_id, idempotency_key, content_key, source_kind, sender, received_at, file,
                 byte_offset, rule, bank, direction, kind, amount, amount_value, currency, date, time, merchant, account_id,
                 account_type, account_last4, balance, reference, channel, category, subcategory, category_source,
-                confidence, status, field_count, duplicate_of, duplicate_reason, created_at, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                confidence, status, field_count, duplicate_of, duplicate_reason, created_at, updated_at, merchant_raw)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """).execute(arguments: StatementArguments([
                 t.messageID, t.idempotencyKey, DuplicatePolicy.contentKey(t), t.messageChannel.rawValue, t.sender,
                 t.receivedAt.map(Self.timestamp), t.file, t.offset, t.rule, t.bank, t.direction?.rawValue,
                 t.kind?.rawValue, t.amountText, DuplicatePolicy.canonicalAmount(t), t.currency, t.date?.description,
                 t.time?.description, t.merchant, accountID, t.account?.type, t.account?.last4, t.balance, t.reference, t.channel,
                 t.category, t.subcategory, t.category == nil ? nil : "rules", t.confidence, t.status.rawValue,
-                fields, found?.primary, found?.reason, now, now,
+                fields, found?.primary, found?.reason, now, now, t.merchantRaw,
             ] as [(any DatabaseValueConvertible)?]))
         let id = db.lastInsertedRowID
         if let row = t.categoryRow { try countMappingHit(row, now: now, db: db) }
@@ -215,14 +215,14 @@ public final class Ledger: Sendable {
                 category = CASE WHEN category_source = 'user' THEN category ELSE ? END,
                 subcategory = CASE WHEN category_source = 'user' THEN subcategory ELSE ? END,
                 category_source = CASE WHEN category_source = 'user' THEN 'user' WHEN ? IS NULL THEN NULL ELSE 'rules' END,
-                confidence = ?, status = ?, field_count = ?, updated_at = ?
+                confidence = ?, status = ?, field_count = ?, updated_at = ?, merchant_raw = ?
             WHERE id = ?
             """).execute(arguments: StatementArguments([
                 t.idempotencyKey, DuplicatePolicy.contentKey(t), t.rule, t.bank, t.direction?.rawValue, t.kind?.rawValue,
                 t.amountText, DuplicatePolicy.canonicalAmount(t), t.currency, t.date?.description, t.time?.description, t.merchant,
                 accountID,
                 t.account?.type, t.account?.last4, t.balance, t.reference, t.channel, t.category, t.subcategory,
-                t.category, t.confidence, t.status.rawValue, DuplicatePolicy.fieldCount(t), now, id,
+                t.category, t.confidence, t.status.rawValue, DuplicatePolicy.fieldCount(t), now, t.merchantRaw, id,
             ] as [(any DatabaseValueConvertible)?]))
     }
 

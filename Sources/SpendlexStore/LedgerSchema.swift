@@ -170,6 +170,11 @@ enum LedgerSchema {
                 ALTER TABLE import_runs ADD COLUMN failure TEXT;     -- NULL: finished cleanly (or still running)
                 """)
         }
+        // The merchant as captured, beside the cleaned one; card numbers masked before it is written.
+        // Rows stored before keep NULL until their message is parsed again.
+        migrator.registerMigration("v5-merchant-raw") { db in
+            try db.execute(sql: "ALTER TABLE transactions ADD COLUMN merchant_raw TEXT")
+        }
         return migrator
     }
 }

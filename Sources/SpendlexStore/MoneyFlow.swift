@@ -12,11 +12,18 @@ public enum MoneyFlow: String, Sendable, Hashable, CaseIterable {
     /// Between the user's own accounts (a card bill paid from a bank account): neither
     /// income nor spending, posted to `Equity:Transfers` on both sides.
     case transfer
+    /// No money moved: a declined payment. Kept in the ledger (the alert happened, and a run of
+    /// declines says something), counted on its own, in no money total and no journal.
+    case none
 
     /// The flow of a transaction going `direction`, of `kind` (nil: unknown kind).
     public init(direction: Direction, kind: TransactionKind?) {
         if kind == .cardPayment {
             self = .transfer
+            return
+        }
+        if kind == .declined {
+            self = .none
             return
         }
         switch direction {

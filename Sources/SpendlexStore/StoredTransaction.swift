@@ -81,6 +81,9 @@ public struct StoredTransaction: Sendable, Equatable {
     public var categorySource: String? = nil
     /// The user's note on it.
     public var note: String? = nil
+    /// The merchant as the parser captured it, before cleaning (card numbers masked); nil for a
+    /// transaction stored before the ledger kept it.
+    public var merchantRaw: String? = nil
 
     /// The category to show: "Uncategorized" when none is assigned.
     public var categoryName: String { category ?? Self.uncategorized }
@@ -94,7 +97,7 @@ public struct StoredTransaction: Sendable, Equatable {
             messageID: messageID, messageChannel: messageChannel, sender: sender, receivedAt: receivedAt, file: file,
             offset: offset, rule: rule, bank: bank, direction: direction, kind: kind, amount: amount,
             amountText: amountText, currency: currency, date: date, time: time, merchant: merchant,
-            account: account.map { Transaction.AccountReference(accountType: $0.type, last4: $0.last4) },
+            merchantRaw: merchantRaw, account: account.map { Transaction.AccountReference(accountType: $0.type, last4: $0.last4) },
             balance: balanceText, reference: reference, channel: channel, category: category,
             subcategory: subcategory, confidence: confidence, status: status, idempotencyKey: idempotencyKey,
             duplicateOf: nil)

@@ -68,6 +68,7 @@ struct RuleEngineTests {
         #expect(t.currency == "INR")
         #expect(t.account == .init(type: "card", last4: "1234"))
         #expect(t.merchant == "AMAZON IN")
+        #expect(t.merchantRaw == " AMAZON   IN ")
         #expect(t.date?.description == "2026-05-02")
         #expect(t.direction == .debit && t.kind == .purchase && t.channel == "card")
         #expect(t.status == .ok && t.confidence == 1.0)

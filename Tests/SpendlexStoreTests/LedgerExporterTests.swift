@@ -114,5 +114,17 @@ struct LedgerExporterTests {
         #expect(MoneyFlow(direction: .credit, kind: .transfer) == .income)
         #expect(MoneyFlow(direction: .credit, kind: .cardPayment) == .transfer)
         #expect(MoneyFlow(direction: .debit, kind: .cardPayment) == .transfer)
+        #expect(MoneyFlow(direction: .debit, kind: .declined) == .none)
+    }
+
+    @Test func aDeclinedPaymentIsNoJournalEntry() throws {
+        let rows = try ledger(with: [categorized("d", amount: "899.00", kind: .declined, date: "2026-05-02", merchant: "SAMPLE STORE"),
+                                     categorized("y", amount: "5", date: "2026-05-02", merchant: "KEPT")])
+            .transactions()
+        let export = LedgerExporter(format: .beancount).export(rows)
+        #expect(export.written == 1)
+        #expect(export.leftOut.count == 1)
+        #expect(export.leftOut[0].hasSuffix("(message d): declined: no money moved"))
+        #expect(!export.text.contains("SAMPLE STORE\"\n"))
     }
 }

@@ -71,6 +71,19 @@ struct LedgerReportTests {
         #expect(food.subcategories.map(\.amount) == [10290, 400])
     }
 
+    @Test func aDeclinedPaymentIsInNoMoneyTotal() throws {
+        let rows = try ledger(with: [
+            categorized("d1", amount: "899.00", kind: .declined, date: "2026-05-02", merchant: "SAMPLE STORE"),
+            categorized("s1", amount: "100.00", date: "2026-05-02", merchant: "SAMPLE CAFE"),
+        ]).transactions()
+        let inr = try totals(LedgerReport(transactions: rows, period: .month).total, "INR")
+        #expect(inr.expenses == 100 && inr.income == 0 && inr.transfers == 0)
+        #expect(inr.declined == Decimal(string: "899.00"))
+        #expect(inr.count == 2)
+        #expect(inr.merchants.map(\.name) == ["SAMPLE CAFE"])
+        #expect(inr.accounts.map(\.moneyOut) == [100])
+    }
+
     @Test func monthsSplitAtTheirLastDay() throws {
         let report = LedgerReport(transactions: try sample().transactions(), period: .month)
         #expect(report.periods.map(\.label) == ["2026-05", "2026-06"])

@@ -8,7 +8,7 @@ extension Transaction {
         messageID: String, messageChannel: MessageChannel, sender: String?, receivedAt: Date?, file: String?,
         offset: Int?, rule: String, bank: String, direction: Direction?, kind: TransactionKind?, amount: Decimal?,
         amountText: String?, currency: String?, date: LocalDate?, time: LocalTime?, merchant: String?,
-        account: AccountReference?, balance: String?, reference: String?, channel: String?, category: String?,
+        merchantRaw: String? = nil, account: AccountReference?, balance: String?, reference: String?, channel: String?, category: String?,
         subcategory: String?, confidence: Double, status: Status, idempotencyKey: String, duplicateOf: String?
     ) {
         self.messageID = messageID
@@ -27,6 +27,7 @@ extension Transaction {
         self.date = date
         self.time = time
         self.merchant = merchant
+        self.merchantRaw = merchantRaw
         self.account = account
         self.balance = balance
         self.reference = reference

@@ -53,8 +53,12 @@ public struct Transaction: Sendable, Equatable {
     public var date: LocalDate?
     /// The transaction's local time, when known.
     public var time: LocalTime?
-    /// The merchant or counterparty, cleaned; card numbers masked.
+    /// The merchant or counterparty, cleaned for display and grouping (spaces collapsed; surrounding
+    /// quotes, padding and trailing noise words such as "on", "Avl Bal" removed); card numbers masked.
     public var merchant: String?
+    /// The merchant as the parser captured it, before cleaning; card numbers masked. Kept beside
+    /// `merchant` so that a rule author sees what the pattern took, and a user what the bank wrote.
+    public var merchantRaw: String? = nil
     /// The card or account, by its last digits.
     public var account: AccountReference?
     /// Balance or available limit after the transaction, as a plain decimal string.

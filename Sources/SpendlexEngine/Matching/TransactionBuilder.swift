@@ -112,7 +112,9 @@ enum TransactionBuilder {
         }
 
         var merchant: String?
+        var merchantRaw: String?
         if let text = value(.merchant) {
+            merchantRaw = CardNumberMasker.mask(text)
             do { merchant = CardNumberMasker.mask(try MerchantNormalizer.normalize(NormalizingText.composed(text))) } catch {
                 confidence.insert(.emptyMerchant)
             }
@@ -194,7 +196,7 @@ enum TransactionBuilder {
             receivedAt: message.receivedAt, file: message.file, offset: message.offset,
             rule: parser.id, bank: owner.id, direction: direction, kind: parser.rule.kind?.value ?? raw.kind,
             amount: amount?.value, amountText: amountText, currency: currency, date: date, time: time,
-            merchant: merchant, account: account, balance: balance, reference: reference, channel: channel,
+            merchant: merchant, merchantRaw: merchantRaw, account: account, balance: balance, reference: reference, channel: channel,
             category: nil, subcategory: nil, confidence: score, confidenceParts: confidence, status: status,
             idempotencyKey: key.hex, duplicateOf: nil))
     }

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Everything here works on Unicode scalars or UTF-8 bytes, without regular expressions. The
 /// byte helpers take the bytes of a `String`, which are always valid UTF-8.
-enum NormalizingText {
+package enum NormalizingText {
     /// Spaces banks put inside and around fields: ASCII whitespace, NBSP, narrow NBSP, thin and
     /// other typographic spaces, the ideographic space, and zero-width joiners/BOM left by HTML.
     static func isSpace(_ s: Unicode.Scalar) -> Bool {
@@ -28,37 +28,61 @@ enum NormalizingText {
     static func isDigit(_ s: Unicode.Scalar) -> Bool { s.value >= 0x30 && s.value <= 0x39 }
 
     /// Whether every byte of `text` is ASCII: eight bytes at a time, where the string's bytes are.
-    /// It runs on every field of every transaction (the normalizers' fast paths and the merchant's
-    /// composition), and `utf8.contains(where:)` cost 0.7% of a batch run in a byte-by-byte loop.
-    static func isASCII(_ text: String) -> Bool {
-        text.withUTF8Bytes { bytes in
-            var index = 0
-            let count = bytes.count
-            if let base = bytes.baseAddress {
-                let raw = UnsafeRawPointer(base)
-                while index + 8 <= count {
-                    if raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
-                    index += 8
-                }
+    /// It runs on every field of every transaction (the normalizers' fast paths), and
+    /// `utf8.contains(where:)` cost 0.7% of a batch run in a byte-by-byte loop.
+    static func isASCII(_ text: String) -> Bool { !hasByte(text, atLeast: 0x80) }
+
+    /// Whether a byte of `text` is `threshold` (0x80 or more) or above, eight bytes at a time. For
+    /// 0xCC: whether a scalar from U+0300 on is there (the lead byte of U+0300 is 0xCC; the Latin
+    /// letters with accents before it lead with 0xC2–0xCB).
+    static func hasByte(_ text: String, atLeast threshold: UInt8) -> Bool {
+        text.withUTF8Bytes { bytes in firstByte(in: bytes, atLeast: threshold, from: 0) != nil }
+    }
+
+    /// The index of the first byte at or after `start` that is `threshold` (0x80 or more) or
+    /// above; nil when there is none. Eight bytes at a time, then the byte within them.
+    static func firstByte(in bytes: UnsafeBufferPointer<UInt8>, atLeast threshold: UInt8, from start: Int) -> Int? {
+        precondition(threshold >= 0x80)
+        // For a byte b with its high bit set, (b & 0x7F) + (0x100 - threshold) has bit 7 set
+        // exactly when b >= threshold; at most 0x7F + 0x80, so no carry reaches the next byte.
+        let add = UInt64(0x100 - Int(threshold)) &* 0x0101_0101_0101_0101
+        var index = start
+        let count = bytes.count
+        if let base = bytes.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            while index + 8 <= count {
+                let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                if ((word & 0x7F7F_7F7F_7F7F_7F7F) &+ add) & word & 0x8080_8080_8080_8080 != 0 { break }
+                index += 8
             }
-            while index < count {
-                if bytes[index] >= 0x80 { return false }
-                index += 1
-            }
-            return true
         }
+        while index < count {
+            if bytes[index] >= threshold { return index }
+            index += 1
+        }
+        return nil
     }
 
     /// `text` in Unicode normalization form C: "e" and a combining acute become "é", conjoining
     /// Hangul jamo a syllable, so that the rules (written composed) read a decomposed message
     /// (as macOS and some phones store text). `text` itself when it holds nothing to compose: the
-    /// common case costs one scan of the bytes, and of the scalars only when a byte is not ASCII.
-    static func composed(_ text: String) -> String {
-        guard !isASCII(text) else { return text }
-        let decomposed = text.unicodeScalars.contains { scalar in
-            scalar.value >= 0x300 && (scalar.properties.canonicalCombiningClass != .notReordered
-                || (0x1100...0x11FF).contains(scalar.value) || (0xA960...0xA97F).contains(scalar.value)
-                || (0xD7B0...0xD7FF).contains(scalar.value))
+    /// common case costs one pass over the bytes, and one over the scalars only when one of them
+    /// is U+0300 or above.
+    package static func composed(_ text: String) -> String {
+        // Nothing from U+0300 on (combining marks, Hangul jamo): nothing to compose. Most text,
+        // accented Latin included, ends here after one pass eight bytes at a time.
+        // Only the scalars from U+0300 on are decoded and looked at: a body with a "₹" or a "€"
+        // in it is not read scalar by scalar.
+        let decomposed = text.withUTF8Bytes { bytes in
+            var index = 0
+            while let lead = firstByte(in: bytes, atLeast: 0xCC, from: index) {
+                let (scalar, length) = scalar(in: bytes, at: lead)
+                if scalar.properties.canonicalCombiningClass != .notReordered
+                    || (0x1100...0x11FF).contains(scalar.value) || (0xA960...0xA97F).contains(scalar.value)
+                    || (0xD7B0...0xD7FF).contains(scalar.value) { return true }
+                index = lead + length
+            }
+            return false
         }
         return decomposed ? text.precomposedStringWithCanonicalMapping : text
     }

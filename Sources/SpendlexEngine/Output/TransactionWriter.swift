@@ -92,6 +92,7 @@ public struct TransactionWriter: Sendable {
         json.field("date", t.date)
         json.field("time", t.time)
         json.field("merchant", t.merchant)
+        json.field("merchant_raw", t.merchantRaw)
         if let account = t.account {
             json.object("account") { object in
                 object.field("type", account.type)

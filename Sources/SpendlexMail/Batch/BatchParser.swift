@@ -354,7 +354,7 @@ public struct BatchParser: Sendable {
         let decoded = MIMEDecoder.bodyPreferringPlain(of: email.bytes, headers: headers)
         let message = Message(id: route.messageID ?? "sha:" + StableHash.hex(email.bytes), text: decoded.body.text,
                               sender: route.from, subject: headers.subject, receivedAt: headers.date,
-                              channel: .email, file: email.file, offset: email.offset)
+                              channel: .email, file: email.file, offset: email.offset, textIsComposed: true)
         if route.senderBanks.isEmpty && !route.fallback && !options.decodeAllSenders {
             // Decoded only to report likely transactions that no bank file covers.
             if worker.looksLikeTransaction(message.text) {

@@ -1,3 +1,5 @@
+import SpendlexEngine
+
 /// `Content-Transfer-Encoding`, reduced to what decoding needs.
 enum MIMETransferEncoding: Sendable {
     /// 7bit, 8bit, binary, absent or unknown: the bytes as they are.
@@ -149,8 +151,12 @@ struct MIMEBodyWalker {
     private mutating func appendText(_ bytes: UnsafeRawBufferPointer, charset: MIMECharset, isHTML: Bool) {
         var charset = charset
         if isHTML, charset == .unknown, let declared = MIMECharset.declaredInHTML(bytes) { charset = declared }
-        let text = MIMECharset.withUTF8(bytes, charset: charset) { utf8 in
-            isHTML ? HTMLText.text(fromHTML: utf8) : MIMEBytes.stringWithLFLineEnds(utf8)
+        // In normalization form C (see `Message.init`): plain text checked only when the UTF-8
+        // check saw a scalar from U+0300 on; HTML's text always (an entity, "&#769;", can write a
+        // combining mark in ASCII), which costs a pass over the text, not over the markup.
+        let text = MIMECharset.withUTF8Text(bytes, charset: charset) { utf8, mayNeedComposing in
+            let text = isHTML ? HTMLText.text(fromHTML: utf8) : MIMEBytes.stringWithLFLineEnds(utf8)
+            return isHTML || mayNeedComposing ? NormalizingText.composed(text) : text
         }
         if isHTML {
             html.append(text)

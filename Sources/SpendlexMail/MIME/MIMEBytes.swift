@@ -112,6 +112,24 @@ enum MIMEBytes {
 
     /// Whether `buffer` is well-formed UTF-8 (no overlongs, no surrogates, nothing above U+10FFFF).
     static func isValidUTF8(_ buffer: UnsafeRawBufferPointer) -> Bool {
+        utf8Validity(buffer) != .invalid
+    }
+
+    /// What `utf8Validity` found.
+    enum UTF8Validity {
+        /// Not UTF-8.
+        case invalid
+        /// UTF-8 whose scalars are all below U+0300 (ASCII, accented Latin): no combining mark, no
+        /// jamo, nothing normalization form C could change.
+        case belowCombiningMarks
+        /// UTF-8 with a scalar from U+0300 on.
+        case fromCombiningMarks
+    }
+
+    /// Whether `buffer` is well-formed UTF-8 and, in the same pass, whether a scalar from U+0300
+    /// on is there (its lead byte is 0xCC or more): only such text can need composing (NFC).
+    static func utf8Validity(_ buffer: UnsafeRawBufferPointer) -> UTF8Validity {
+        var high = false
         var i = 0
         let n = buffer.count
         while i < n {
@@ -119,17 +137,18 @@ enum MIMEBytes {
             while i + 8 <= n, buffer.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
                 i += 8
             }
-            guard i < n else { return true }
+            guard i < n else { break }
             let b0 = buffer[i]
             if b0 < 0x80 {
                 i += 1
                 continue
             }
             let length = utf8SequenceLength(buffer, at: i, end: n)
-            if length == 0 { return false }
+            if length == 0 { return .invalid }
+            if b0 >= 0xCC { high = true }
             i += length
         }
-        return true
+        return high ? .fromCombiningMarks : .belowCombiningMarks
     }
 
     /// Length of the well-formed UTF-8 sequence at `i` whose first byte is >= 0x80, or 0.

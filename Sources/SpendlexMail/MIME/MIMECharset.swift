@@ -106,24 +106,39 @@ enum MIMECharset: Sendable, Equatable {
     static func withUTF8<R>(
         _ bytes: UnsafeRawBufferPointer, charset: MIMECharset, _ body: (UnsafeRawBufferPointer) -> R
     ) -> R {
+        withUTF8Text(bytes, charset: charset) { utf8, _ in body(utf8) }
+    }
+
+    /// `withUTF8`, also telling `body` whether the text may need composing (NFC): false when it
+    /// is known to hold nothing from U+0300 on (valid UTF-8 checked in the same pass; a
+    /// single-byte charset's Latin letters, all precomposed), true otherwise.
+    static func withUTF8Text<R>(
+        _ bytes: UnsafeRawBufferPointer, charset: MIMECharset, _ body: (UnsafeRawBufferPointer, _ mayNeedComposing: Bool) -> R
+    ) -> R {
         let converted: [UInt8]
         switch charset {
+        case .utf8, .unknown, .windows1252, .singleByte:
+            // Valid UTF-8 whatever the label says: as it is.
+            let validity = MIMEBytes.utf8Validity(bytes)
+            if validity != .invalid { return body(bytes, validity == .fromCombiningMarks) }
+        case .multiByte, .stateful:
+            break
+        }
+        switch charset {
         case .utf8, .unknown:
-            if MIMEBytes.isValidUTF8(bytes) { return body(bytes) }
             converted = repairedUTF8(bytes)
         case .windows1252:
-            if MIMEBytes.isValidUTF8(bytes) { return body(bytes) }
-            converted = windows1252(bytes)
+            // Every windows-1252 letter is precomposed.
+            return windows1252(bytes).withUnsafeBytes { body($0, false) }
         case .singleByte(let name):
-            if MIMEBytes.isValidUTF8(bytes) { return body(bytes) }
             converted = viaIconv(bytes, from: name) ?? windows1252(bytes)
         case .multiByte(let name):
-            if MIMEBytes.isASCII(bytes) { return body(bytes) }
+            if MIMEBytes.isASCII(bytes) { return body(bytes, false) }
             converted = viaIconv(bytes, from: name) ?? fallback(bytes)
         case .stateful(let name):
             converted = viaIconv(bytes, from: name) ?? fallback(bytes)
         }
-        return converted.withUnsafeBytes(body)
+        return converted.withUnsafeBytes { body($0, true) }
     }
 
     /// The charset an HTML document declares in its first kilobyte (`<meta charset="…">`

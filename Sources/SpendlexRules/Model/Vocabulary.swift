@@ -8,7 +8,7 @@ public enum TransactionKind: String, Sendable, Hashable, CaseIterable {
     case purchase, refund, reversal, transfer, withdrawal, deposit
     case billPayment = "bill_payment"
     case cardPayment = "card_payment"
-    case interest, fee, declined, cashback, emi, salary, dividend, other
+    case interest, fee, declined, cashback, emi, salary, dividend, mandate, other
 }
 
 /// The fields a parser may capture (`(?<amount>…)`, `%{AMOUNT:amount}`) or an example may expect.

@@ -152,7 +152,8 @@ struct MessageIntake: Sendable {
         let decoded = MIMEDecoder.bodyPreferringPlain(of: bytes, headers: headers)
         let message = Message(id: input.id ?? headers.messageID ?? "sha:" + StableHash.hex(bytes), text: decoded.body.text,
                               sender: headers.fromAddress ?? input.sender, subject: headers.subject,
-                              receivedAt: headers.date ?? input.receivedAt.flatMap(parseTimestamp), channel: .email)
+                              receivedAt: headers.date ?? input.receivedAt.flatMap(parseTimestamp), channel: .email,
+                              textIsComposed: true)
         let read = EmailParsing.parse(bytes, headers: headers, decoded: decoded, message: message) { worker.parse($0) }
         return (read.message, read.outcome)
     }

@@ -33,6 +33,8 @@ struct TransactionBody: Encodable, Sendable {
     var date: String?
     var time: String?
     var merchant: String?
+    /// The merchant as captured, before cleaning.
+    var merchantRaw: String?
     var account: Account?
     /// Balance or available limit after it, as a decimal string.
     var balance: String?
@@ -65,6 +67,7 @@ struct TransactionBody: Encodable, Sendable {
         date = t.date?.description
         time = t.time?.description
         merchant = t.merchant
+        merchantRaw = t.merchantRaw
         account = t.account.map { Account(type: $0.type, last4: $0.last4) }
         balance = t.balance
         reference = t.reference
@@ -94,6 +97,7 @@ struct TransactionBody: Encodable, Sendable {
     enum CodingKeys: String, CodingKey {
         case id, source, rule, bank, direction, kind, amount, currency, date, time, merchant, account, balance, reference,
              channel, category, subcategory, note, confidence, status
+        case merchantRaw = "merchant_raw"
         case categorySource = "category_source", idempotencyKey = "idempotency_key", duplicateOf = "duplicate_of",
              duplicateReason = "duplicate_reason"
     }
@@ -112,6 +116,7 @@ struct TransactionBody: Encodable, Sendable {
         try c.encode(date, forKey: .date)
         try c.encode(time, forKey: .time)
         try c.encode(merchant, forKey: .merchant)
+        try c.encode(merchantRaw, forKey: .merchantRaw)
         try c.encode(account, forKey: .account)
         try c.encode(balance, forKey: .balance)
         try c.encode(reference, forKey: .reference)

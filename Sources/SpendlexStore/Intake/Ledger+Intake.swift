@@ -48,7 +48,7 @@ extension Ledger {
                 SELECT id, message_id, source_kind, sender, received_at, file, byte_offset, rule, bank, direction, kind,
                        amount, amount_value, currency, date, time, merchant, account_type, account_last4, balance,
                        reference, channel, category, subcategory, confidence, status, idempotency_key, duplicate_of,
-                       duplicate_reason, category_source, note
+                       duplicate_reason, category_source, note, merchant_raw
                 FROM transactions WHERE id = ?
                 """, arguments: [id]).map(Self.storedTransaction)
         }

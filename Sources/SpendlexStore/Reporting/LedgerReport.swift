@@ -8,7 +8,8 @@ import SpendlexRules
 ///
 /// Income is money in that is not spending given back; expenses are debits less refunds and
 /// reversals; net is income less expenses; transfers between the user's own accounts (card
-/// bills paid) are neither, but are counted and show in the per-account totals. See `MoneyFlow`.
+/// bills paid) are neither, but are counted and show in the per-account totals; declined
+/// payments moved no money and are in no total but their own. See `MoneyFlow`.
 public struct LedgerReport: Sendable, Equatable {
     /// How time is split.
     public var period: ReportPeriod
@@ -47,6 +48,8 @@ public struct LedgerReport: Sendable, Equatable {
         public var net: Decimal { income - expenses }
         /// Moved between the user's own accounts (card bills paid), either side: in no other total.
         public var transfers: Decimal = 0
+        /// Asked for and declined: no money moved, in no other total (nor an account's).
+        public var declined: Decimal = 0
         /// Transactions, of every flow.
         public var count = 0
         /// Spending by category, largest first; each with its subcategories.
@@ -191,6 +194,11 @@ private struct CurrencyBuilder {
 
     mutating func add(_ t: StoredTransaction, amount: Decimal, date: LocalDate, direction: Direction) {
         totals.count += 1
+        let flow = MoneyFlow(direction: direction, kind: t.kind)
+        if flow == .none {
+            totals.declined += amount
+            return
+        }
         let account = t.account.map { "\(t.bank) \($0.type) \($0.last4)" } ?? t.bank
         var perAccount = accounts[account, default: (0, 0, 0)]
         perAccount.count += 1
@@ -199,7 +207,8 @@ private struct CurrencyBuilder {
 
         // Spending, signed: refunds and reversals take it back.
         let spent: Decimal
-        switch MoneyFlow(direction: direction, kind: t.kind) {
+        switch flow {
+        case .none: return
         case .transfer:
             totals.transfers += amount
             return

@@ -54,6 +54,7 @@ struct ReportHTMLWriter: Sendable {
         out += "<div class=\"card\"><span>Net</span><b>\(money(c.net))</b></div>"
         out += "<div class=\"card\"><span>Transactions</span><b>\(c.count)</b></div>"
         if c.transfers != 0 { out += "<div class=\"card\"><span>Transfers</span><b>\(money(c.transfers))</b></div>" }
+        if c.declined != 0 { out += "<div class=\"card\"><span>Declined</span><b>\(money(c.declined))</b></div>" }
         out += "</div>\n<div class=\"charts\">\n"
         out += "<figure><figcaption>Spending by category</figcaption>\n"
             + SVGChart.bars(c.categories.map { ($0.total.name, $0.total.amount) }, currency: c.currency) + "</figure>\n"

@@ -45,7 +45,7 @@ struct ReportJSONWriter: Sendable {
 
     private struct Currency: Encodable {
         let currency: String
-        let income, expenses, net, transfers: String
+        let income, expenses, net, transfers, declined: String
         let count: Int
         let categories: [Category]
         let top_merchants: [Named]
@@ -58,6 +58,7 @@ struct ReportJSONWriter: Sendable {
             expenses = "\(c.expenses)"
             net = "\(c.net)"
             transfers = "\(c.transfers)"
+            declined = "\(c.declined)"
             count = c.count
             categories = c.categories.map(Category.init)
             top_merchants = c.merchants.map(Named.init)

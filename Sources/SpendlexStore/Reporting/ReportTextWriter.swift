@@ -33,6 +33,7 @@ struct ReportTextWriter: Sendable {
             out += "\n\(c.currency)  income \(money(c.income))  expenses \(money(c.expenses))  net \(money(c.net))"
                 + "  transactions \(c.count)"
             if c.transfers != 0 { out += "  transfers \(money(c.transfers))" }
+            if c.declined != 0 { out += "  declined \(money(c.declined))" }
             out += "\n"
             if !c.categories.isEmpty {
                 out += "  Spending by category\n"

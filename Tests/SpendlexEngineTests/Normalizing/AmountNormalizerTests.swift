@@ -289,13 +289,33 @@ struct OtherScriptDigitsTests {
         #expect(NormalizingText.withASCIIDigits("12,50 €") == nil)
     }
 
-    @Test("decomposed text is composed (NFC) before the rules read it; an e-mail body is left as written")
+    @Test("decomposed text is composed (NFC) before the rules read it, an e-mail body too")
     func composed() throws {
         let decomposed = "Paiement de 12,50 EUR de\u{301}bite\u{301} chez CAFE\u{301} \u{1112}\u{1161}\u{11AB}"
-        let sms = Message(id: "m", text: decomposed, channel: .sms)
-        #expect(sms.text == "Paiement de 12,50 EUR débité chez CAFÉ 한")
-        #expect(sms.text.unicodeScalars.count < decomposed.unicodeScalars.count)
-        #expect(Message(id: "m", text: decomposed, channel: .email).text.unicodeScalars.elementsEqual(decomposed.unicodeScalars))
+        for channel in [MessageChannel.sms, .email, .push] {
+            let message = Message(id: "m", text: decomposed, channel: channel)
+            #expect(message.text == "Paiement de 12,50 EUR débité chez CAFÉ 한")
+            #expect(message.text.unicodeScalars.count < decomposed.unicodeScalars.count)
+        }
         #expect(NormalizingText.composed("Rs 1,250.00 at ₹ CAFÉ") == "Rs 1,250.00 at ₹ CAFÉ")
+    }
+
+    /// The eight-bytes-at-a-time check against a byte-by-byte one: every position of a word and
+    /// of the tail, the bytes on both sides of each threshold.
+    @Test("a byte at or above a threshold is found wherever it stands", arguments: [UInt8(0x80), 0xCC])
+    func hasByte(threshold: UInt8) {
+        for length in 0...19 {
+            for position in 0..<max(length, 1) {
+                for byte in [threshold - 1, threshold, 0xFF, 0x7F, 0x00] {
+                    var bytes = [UInt8](repeating: 0x41, count: length)
+                    if length > 0 { bytes[position] = byte }
+                    // Not UTF-8 on purpose: the check reads bytes, and a String built from them
+                    // repairs them; compare with the repaired bytes.
+                    let text = String(decoding: bytes, as: UTF8.self)
+                    let expected = text.utf8.contains { $0 >= threshold }
+                    #expect(NormalizingText.hasByte(text, atLeast: threshold) == expected, "\(bytes) \(threshold)")
+                }
+            }
+        }
     }
 }

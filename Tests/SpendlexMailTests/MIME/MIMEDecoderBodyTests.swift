@@ -20,6 +20,19 @@ struct MIMEDecoderBodyTests {
         #expect(body.text == "Hello\nworld\n")
     }
 
+    /// A body written decomposed (as macOS stores text) is read composed (NFC), so that rules
+    /// written composed match it: UTF-8 combining marks, an HTML entity that writes one, and a
+    /// windows-1252 body (precomposed by nature) left as decoded.
+    @Test func bodiesAreComposed() throws {
+        let plain = try Self.body("Content-Type: text/plain; charset=utf-8\n\nde\u{301}bite\u{301} chez CAFE\u{301}\n")
+        #expect(plain.text == "débité chez CAFÉ\n")
+        #expect(plain.text.unicodeScalars.count == "débité chez CAFÉ\n".unicodeScalars.count)
+        let html = try Self.body("Content-Type: text/html\n\n<p>CAFE&#769; SAMPLE</p>\n")
+        #expect(html.text.unicodeScalars.elementsEqual("CAFÉ SAMPLE".unicodeScalars))
+        let latin = try Self.body(bytes: Array("Content-Type: text/plain; charset=iso-8859-1\n\nop".utf8) + [0xE9, 0x72] + Array(" CAF".utf8) + [0xC9])
+        #expect(latin.text == "opér CAFÉ")
+    }
+
     @Test func alternativeKeepsBothAndTextPrefersPlain() throws {
         let body = try Self.body("""
             Content-Type: multipart/alternative; boundary=b
