@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import ServiceLifecycle
 import SpendlexEngine
+import SpendlexMail
 import SpendlexRules
 import SpendlexStore
 
@@ -42,6 +43,10 @@ public struct ServiceConfiguration: Sendable {
     public var checkpointInterval: Duration = .seconds(10)
     /// The WAL size, in bytes, above which the service checkpoints it.
     public var walLimit: Int = 16 << 20
+    /// PCRE2's backtracking steps for one pattern on one message (see `RuleEngine.matchLimit`).
+    public var matchLimit: UInt32 = RuleEngine.defaultMatchLimit
+    /// How deep a posted e-mail's multiparts may nest before the rest is skipped.
+    public var maxMIMEDepth: Int = MIMEDecoder.defaultMaxDepth
 
     /// A configuration; everything but the ledger has a default.
     public init(host: String = "127.0.0.1", port: Int = 8001, storePath: String,
@@ -96,7 +101,9 @@ public struct SpendlexService: Sendable {
         do { ledger = try Ledger(path: configuration.storePath) } catch {
             throw .store(path: configuration.storePath, reason: "\(error)")
         }
-        do { rules = try LiveRules(paths: configuration.rulePaths) } catch { throw .rules(error) }
+        do { rules = try LiveRules(paths: configuration.rulePaths, matchLimit: configuration.matchLimit) } catch {
+            throw .rules(error)
+        }
         keys = APIKeys(ledger: ledger)
         mappings = CategoryMappingCache(ledger: ledger)
         if let walletPath = configuration.walletPath { try importWallet(walletPath) }

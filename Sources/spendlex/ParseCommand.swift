@@ -83,9 +83,28 @@ struct Parse: ParsableCommand {
         valueName: "minutes"))
     var duplicateWindow: Double = DuplicatePolicy().alertWindow / 60
 
+    @Option(name: .customLong("max-message-bytes"), help: ArgumentHelp(
+        "The largest message read (an mbox message, an SMS backup element, a JSON line); a larger one is an error and the run goes on. Default 268435456 (256 MiB).",
+        valueName: "bytes"))
+    var maxMessageBytes: Int = BatchOptions.defaultMaxMessageBytes
+
+    @Option(name: .customLong("max-mime-depth"), help: ArgumentHelp(
+        "How deep an e-mail's multiparts may nest; deeper ones are skipped, and the message says so. Default 20.",
+        valueName: "levels"))
+    var maxMIMEDepth: Int = MIMEDecoder.defaultMaxDepth
+
     @Argument(help: ArgumentHelp("Mailboxes, Maildirs, .eml files, SMS backups, JSON Lines files, or - for stdin.",
                                  valueName: "input"))
     var inputs: [String] = []
+
+    /// The batch options the flags ask for.
+    func batchOptions(reportUnmatched: Bool, recordMessages: Bool, skipMessageIDs: Set<String>) -> BatchOptions {
+        var options = BatchOptions(jobs: jobs, decodeAllSenders: all, reportUnmatched: reportUnmatched,
+                                   recordMessages: recordMessages, skipMessageIDs: skipMessageIDs)
+        options.maxMessageBytes = maxMessageBytes
+        options.maxMIMEDepth = maxMIMEDepth
+        return options
+    }
 
     func validate() throws {
         if single.text == nil && inputs.isEmpty {
@@ -97,6 +116,8 @@ struct Parse: ParsableCommand {
         if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         if reprocess && store == nil { throw ValidationError("--reprocess needs --store FILE") }
         if duplicateWindow < 0 { throw ValidationError("--duplicate-window must not be negative") }
+        if maxMessageBytes < 1 { throw ValidationError("--max-message-bytes must be at least 1") }
+        if maxMIMEDepth < 1 { throw ValidationError("--max-mime-depth must be at least 1") }
     }
 
     func run() throws {
@@ -112,8 +133,7 @@ struct Parse: ParsableCommand {
         }
         let known = reprocess ? [] : try ledger?.processedMessageIDs() ?? []
         let batch = BatchParser(engine: engine, writer: TransactionWriter(format: format),
-                                options: BatchOptions(jobs: jobs, decodeAllSenders: all,
-                                                      reportUnmatched: unmatchedOut != nil,
+                                options: batchOptions(reportUnmatched: unmatchedOut != nil,
                                                       recordMessages: ledger != nil, skipMessageIDs: known))
         let progress = ProgressLine(enabled: !quiet && single.message == nil && isatty(STDERR_FILENO) == 1,
                                     totalBytes: Self.totalSize(of: inputs))

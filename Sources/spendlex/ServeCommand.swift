@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import SpendlexEngine
+import SpendlexMail
 import SpendlexServer
 
 struct Serve: AsyncParsableCommand {
@@ -45,6 +47,15 @@ struct Serve: AsyncParsableCommand {
         "The most connections served at once; more wait to be accepted.", valueName: "n"))
     var maxConnections = 1024
 
+    @Option(name: .customLong("match-limit"), help: ArgumentHelp(
+        "PCRE2's backtracking steps for one pattern on one message; a message that needs more is answered as an error naming the rule. Default 1000000.",
+        valueName: "steps"))
+    var matchLimit: UInt32 = RuleEngine.defaultMatchLimit
+
+    @Option(name: .customLong("max-mime-depth"), help: ArgumentHelp(
+        "How deep a posted e-mail's multiparts may nest; deeper ones are skipped. Default 20.", valueName: "levels"))
+    var maxMIMEDepth: Int = MIMEDecoder.defaultMaxDepth
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
 
@@ -61,6 +72,8 @@ struct Serve: AsyncParsableCommand {
         guard idleTimeout >= 0.001, idleTimeout.isFinite else { throw ValidationError("--idle-timeout must be at least 0.001") }
         guard bodyTimeout >= 0.001, bodyTimeout.isFinite else { throw ValidationError("--body-timeout must be at least 0.001") }
         guard maxConnections > 0 else { throw ValidationError("--max-connections must be positive") }
+        guard matchLimit >= 1 else { throw ValidationError("--match-limit must be at least 1") }
+        guard maxMIMEDepth >= 1 else { throw ValidationError("--max-mime-depth must be at least 1") }
         guard SpendlexService.logLevels.contains(logLevel) else {
             throw ValidationError("--log-level must be one of \(SpendlexService.logLevels.joined(separator: ", "))")
         }
@@ -76,6 +89,8 @@ struct Serve: AsyncParsableCommand {
             configuration.idleTimeout = .milliseconds(Int64((idleTimeout * 1000).rounded()))
             configuration.bodyTimeout = .milliseconds(Int64((bodyTimeout * 1000).rounded()))
             configuration.maxConnections = maxConnections
+            configuration.matchLimit = matchLimit
+            configuration.maxMIMEDepth = maxMIMEDepth
             service = try SpendlexService(configuration: configuration)
         } catch {
             Stderr.write("error: \(error)\n")

@@ -33,14 +33,20 @@ struct RuleOptions: ParsableArguments {
         "Confidence (0 to 1) from which a transaction's status is ok; below it, review.", valueName: "score"))
     var okThreshold: Double = ConfidencePolicy().okThreshold
 
+    @Option(name: .customLong("match-limit"), help: ArgumentHelp(
+        "PCRE2's backtracking steps for one pattern on one message; a message that needs more is an error naming the rule, and the run goes on. Default 1000000.",
+        valueName: "steps"))
+    var matchLimit: UInt32 = RuleEngine.defaultMatchLimit
+
     func validate() throws {
         guard (0...1).contains(okThreshold) else { throw ValidationError("--ok-threshold must be between 0 and 1") }
+        guard matchLimit >= 1 else { throw ValidationError("--match-limit must be at least 1") }
     }
 
     /// Loads and compiles the rules, printing diagnostics on stderr; exits 1 on any error.
     func engine() throws -> RuleEngine {
         let engine = try compileOrExit(paths: rules, showWarnings: false)
-        return RuleEngine(rules: engine.rules, policy: ConfidencePolicy(okThreshold: okThreshold))
+        return RuleEngine(rules: engine.rules, policy: ConfidencePolicy(okThreshold: okThreshold), matchLimit: matchLimit)
     }
 }
 

@@ -126,6 +126,21 @@ struct MessagesRouteTests {
         }
     }
 
+    @Test("the configured match limit reaches the engines, a reloaded one's too: a message over it is an error naming the rule")
+    func matchLimitIsConfigurable() async throws {
+        let test = try TestService { $0.matchLimit = 1 }
+        let key = test.key
+        #expect(test.service.rules.current.engine.matchLimit == 1)
+        try await test.live { client in
+            let body = #"{"sender": "VM-HDFCBK", "text": "Spent Rs.10290 On HDFC Bank Card 0000 At EAZYDINE0000000 On 2026-05-02:22:26:01."}"#
+            let parsed = try await client.call(.post, "/parse", key: key, json: body)
+            #expect(parsed["status"] as? String == "error", "\(parsed.text)")
+            #expect(parsed["rule"] as? String == "hdfc.card.spend", "\(parsed.text)")
+        }
+        test.service.rules.reload()
+        #expect(test.service.rules.current.engine.matchLimit == 1)
+    }
+
     @Test("a raw email: headers give the sender, date and id; its body is parsed and stored")
     func rawEmail() async throws {
         let test = try TestService()

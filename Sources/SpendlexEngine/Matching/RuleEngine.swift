@@ -12,16 +12,26 @@ public struct RuleEngine: Sendable {
     public let rules: CompiledRuleSet
     /// The thresholds behind each transaction's `status`.
     public let policy: ConfidencePolicy
+    /// PCRE2's backtracking steps for one match of one pattern (`pcre2_set_match_limit`): a
+    /// pattern that would backtrack longer on a message stops there, and the message is an
+    /// error naming the rule (`ParseOutcome.matchLimit`) while the run goes on.
+    public let matchLimit: UInt32
+
+    /// The default `matchLimit`: a million steps. A sound pattern takes a few hundred on an SMS;
+    /// a catastrophic one (nested quantifiers on a long text) reaches it on one message.
+    public static let defaultMatchLimit: UInt32 = 1_000_000
 
     /// Creates an engine over compiled rules.
-    public init(rules: CompiledRuleSet, policy: ConfidencePolicy = ConfidencePolicy()) {
+    public init(rules: CompiledRuleSet, policy: ConfidencePolicy = ConfidencePolicy(),
+                matchLimit: UInt32 = RuleEngine.defaultMatchLimit) {
         self.rules = rules
         self.policy = policy
+        self.matchLimit = matchLimit
     }
 
     /// A worker for the calling thread.
     public func makeWorker() -> Worker {
-        Worker(rules: rules, policy: policy)
+        Worker(rules: rules, policy: policy, matchLimit: matchLimit)
     }
 
     /// Per-thread matching state. Not shareable between threads.
@@ -35,10 +45,10 @@ public struct RuleEngine: Sendable {
         private var senderCache: [String: [Int]] = [:]
         private static let senderCacheLimit = 4096
 
-        init(rules: CompiledRuleSet, policy: ConfidencePolicy) {
+        init(rules: CompiledRuleSet, policy: ConfidencePolicy, matchLimit: UInt32 = RuleEngine.defaultMatchLimit) {
             self.rules = rules
             self.policy = policy
-            self.scratch = MatchScratch()
+            self.scratch = MatchScratch(matchLimit: matchLimit)
         }
 
         /// Parses one message: route, ignore, match, normalize; then the fallback files.

@@ -16,9 +16,18 @@ public struct BatchOptions: Sendable {
     /// Messages already processed (a ledger's ids): skipped by id before their bodies are
     /// decoded, and counted as `skipped`.
     public var skipMessageIDs: Set<String>
+    /// The largest message read whole (an mbox message, an SMS backup element, a JSON line), in
+    /// bytes; a larger one is skipped and reported as an error with its size, and the run goes on.
+    public var maxMessageBytes = BatchOptions.defaultMaxMessageBytes
+    /// How deep an e-mail's multiparts may nest before the rest is skipped (a problem of the message).
+    public var maxMIMEDepth = MIMEDecoder.defaultMaxDepth
     /// With several jobs, an mbox of at least two ranges is cut into byte ranges of this size
     /// that the workers read themselves (tests make it small).
     var mboxRangeBytes = 8 << 20
+
+    /// 256 MiB: far above any real message (a mail with attachments is a few MiB), small
+    /// enough that a damaged file (no separators) does not take the memory of the machine.
+    public static let defaultMaxMessageBytes = InputByteStream.defaultRecordLimit
 
     /// Creates options; `jobs` defaults to the number of cores.
     public init(jobs: Int = ProcessInfo.processInfo.activeProcessorCount, decodeAllSenders: Bool = false,
@@ -137,7 +146,8 @@ public struct BatchParser: Sendable {
         for input in inputs {
             let reader: InputReader
             do {
-                reader = try InputReader(path: input)
+                reader = try InputReader(path: input, format: nil, chunkSize: InputByteStream.defaultChunkSize,
+                                         recordLimit: options.maxMessageBytes)
             } catch {
                 unreadable.append(input)
                 sink.problem("\(input): error: \(error)")
@@ -308,7 +318,7 @@ public struct BatchParser: Sendable {
         result.summary.bytes = range.count
         let reader: InputReader
         do {
-            reader = try InputReader(mboxPath: path, owning: range)
+            reader = try InputReader(mboxPath: path, owning: range, recordLimit: options.maxMessageBytes)
         } catch {
             // Sniffed a moment ago, unreadable now (deleted, permissions changed): the range's
             // messages cannot be counted, so the range is one error.
@@ -351,7 +361,7 @@ public struct BatchParser: Sendable {
     private func processEmail(_ email: RawEmail, headers: EmailHeaders, route: EmailRoute, worker: RuleEngine.Worker,
                               into result: inout BatchResult) {
         // HTML parts are converted only when the plain text is missing or does not parse.
-        let decoded = MIMEDecoder.bodyPreferringPlain(of: email.bytes, headers: headers)
+        let decoded = MIMEDecoder.bodyPreferringPlain(of: email.bytes, headers: headers, maxDepth: options.maxMIMEDepth)
         let message = Message(id: route.messageID ?? "sha:" + StableHash.hex(email.bytes), text: decoded.body.text,
                               sender: route.from, subject: headers.subject, receivedAt: headers.date,
                               channel: .email, file: email.file, offset: email.offset, textIsComposed: true)
@@ -375,7 +385,8 @@ public struct BatchParser: Sendable {
             }
             return
         }
-        let read = EmailParsing.parse(email.bytes, headers: headers, decoded: decoded, message: message) {
+        let read = EmailParsing.parse(email.bytes, headers: headers, decoded: decoded, message: message,
+                                      maxMIMEDepth: options.maxMIMEDepth) {
             worker.parse($0, senderBanks: route.senderBanks)
         }
         result.account(read.outcome, message: read.message, writer: writer, worker: worker, options: options,

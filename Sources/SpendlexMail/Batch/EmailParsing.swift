@@ -10,7 +10,8 @@ package enum EmailParsing {
     /// text when that was what was read, or when neither part parsed), its outcome, and the
     /// body (with its HTML part when it had to be converted).
     package static func parse(_ bytes: [UInt8], headers: EmailHeaders, decoded: (body: EmailBody, htmlSkipped: Bool),
-                              message: Message, parse: (Message) -> ParseOutcome)
+                              message: Message, maxMIMEDepth: Int = MIMEDecoder.defaultMaxDepth,
+                              parse: (Message) -> ParseOutcome)
         -> (message: Message, outcome: ParseOutcome, body: EmailBody)
     {
         var message = message
@@ -20,7 +21,7 @@ package enum EmailParsing {
         var unmatched = false
         if case .unmatched = outcome { unmatched = true }
         guard unmatched || onlyFallback else { return (message, outcome, body) }
-        if decoded.htmlSkipped { body = MIMEDecoder.body(of: bytes, headers: headers) }
+        if decoded.htmlSkipped { body = MIMEDecoder.body(of: bytes, headers: headers, maxDepth: maxMIMEDepth) }
         let plain = message.text
         if let html = body.html, html != plain {
             message.text = html

@@ -90,10 +90,10 @@ struct MIMEEntity {
 /// size costs one search and is never decoded. Damage is survived and described in
 /// ``problems`` with the IMAP-style section number of the part ("part 2.1").
 struct MIMEBodyWalker {
-    /// How deep multiparts may nest before the rest is skipped.
-    static let maxDepth = 20
 
     let message: UnsafeRawBufferPointer
+    /// How deep multiparts may nest in this message before the rest is skipped.
+    let maxDepth: Int
     var plain: [String] = []
     var html: [String] = []
     var problems: [String] = []
@@ -102,8 +102,9 @@ struct MIMEBodyWalker {
     /// Whether a text/html part was left out.
     var skippedHTML = false
 
-    init(message: UnsafeRawBufferPointer) {
+    init(message: UnsafeRawBufferPointer, maxDepth: Int = MIMEDecoder.defaultMaxDepth) {
         self.message = message
+        self.maxDepth = maxDepth
     }
 
     /// " in part 2.1", or " in the body" for the message itself.
@@ -115,8 +116,8 @@ struct MIMEBodyWalker {
     /// section number (empty for the message), `depth` how many multiparts enclose it.
     mutating func walk(_ entity: MIMEEntity, section: [Int], depth: Int) {
         if entity.contentType.isMultipart {
-            guard depth < Self.maxDepth else {
-                problems.append("multipart nested deeper than \(Self.maxDepth) levels\(Self.place(section)); skipped")
+            guard depth < maxDepth else {
+                problems.append("multipart nested deeper than \(maxDepth) levels\(Self.place(section)); skipped")
                 return
             }
             walkMultipart(entity, section: section, depth: depth)
@@ -256,7 +257,7 @@ struct MIMEBodyWalker {
     private mutating func readAsText(_ entity: MIMEEntity, section: [Int]) {
         var single = entity
         single.contentType = .textPlain
-        walk(single, section: section, depth: Self.maxDepth)
+        walk(single, section: section, depth: maxDepth)
     }
 
     /// `--something` from the first line that looks like a delimiter followed by a header,

@@ -16,6 +16,11 @@
 /// are repaired rather than replaced with U+FFFD, two-digit years follow RFC 5322, and
 /// multiparts whose boundary cannot be found are still read.
 public enum MIMEDecoder {
+    /// How deep multiparts may nest before the rest of a message is skipped (and the skip
+    /// reported among its problems), unless a caller says otherwise (`spendlex parse
+    /// --max-mime-depth`): real mail nests three or four deep.
+    public static let defaultMaxDepth = 20
+
     /// Parses the header block. Tolerant: 8-bit bytes in headers are read as UTF-8,
     /// falling back to Latin-1; a message with no blank line is all headers; a leading
     /// mbox `From ` envelope line is skipped. Throws `noHeaders` only when the first line
@@ -50,10 +55,12 @@ public enum MIMEDecoder {
     /// (Content-Disposition: attachment, or non-text parts) without decoding them, and
     /// returns the text/plain parts and the text/html parts (converted to text) separately.
     /// A part without Content-Type is text/plain; a multipart's damage is survived and
-    /// described in ``EmailBody/problems``.
-    public static func body(of message: [UInt8], headers: EmailHeaders) -> EmailBody {
+    /// described in ``EmailBody/problems``; so are multiparts nested deeper than `maxDepth`,
+    /// which are skipped.
+    public static func body(of message: [UInt8], headers: EmailHeaders,
+                            maxDepth: Int = MIMEDecoder.defaultMaxDepth) -> EmailBody {
         message.withUnsafeBytes { buffer in
-            var walker = MIMEBodyWalker(message: buffer)
+            var walker = MIMEBodyWalker(message: buffer, maxDepth: maxDepth)
             walker.walk(MIMEEntity(message: headers, length: buffer.count), section: [], depth: 0)
             return EmailBody(plain: joined(walker.plain), html: joined(walker.html), problems: walker.problems)
         }
@@ -67,18 +74,19 @@ public enum MIMEDecoder {
     /// When HTML parts were left out (`htmlSkipped`), the body's `html` is nil and its
     /// `problems` miss the HTML parts' own (bad base64, say): call `body(of:headers:)` for those.
     /// Otherwise the result is the same as `body(of:headers:)`.
-    package static func bodyPreferringPlain(of message: [UInt8], headers: EmailHeaders)
+    package static func bodyPreferringPlain(of message: [UInt8], headers: EmailHeaders,
+                                            maxDepth: Int = MIMEDecoder.defaultMaxDepth)
         -> (body: EmailBody, htmlSkipped: Bool)
     {
         message.withUnsafeBytes { buffer in
             let entity = MIMEEntity(message: headers, length: buffer.count)
-            var walker = MIMEBodyWalker(message: buffer)
+            var walker = MIMEBodyWalker(message: buffer, maxDepth: maxDepth)
             walker.skipsHTML = true
             walker.walk(entity, section: [], depth: 0)
             let plain = joined(walker.plain)
             if walker.skippedHTML, plain.map(EmailBody.isBlank) ?? true {
                 // The text to parse is the HTML after all: the whole walk, as `body` does it.
-                var full = MIMEBodyWalker(message: buffer)
+                var full = MIMEBodyWalker(message: buffer, maxDepth: maxDepth)
                 full.walk(entity, section: [], depth: 0)
                 return (EmailBody(plain: joined(full.plain), html: joined(full.html), problems: full.problems), false)
             }

@@ -49,12 +49,16 @@ struct MessageIntake: Sendable {
     let ledger: Ledger
     let mappings: CategoryMappingCache
     let webhooks: WebhookNotifier?
+    /// How deep a posted e-mail's multiparts may nest before the rest is skipped.
+    let maxMIMEDepth: Int
 
-    init(rules: LiveRules, ledger: Ledger, mappings: CategoryMappingCache, webhooks: WebhookNotifier? = nil) {
+    init(rules: LiveRules, ledger: Ledger, mappings: CategoryMappingCache, webhooks: WebhookNotifier? = nil,
+         maxMIMEDepth: Int = MIMEDecoder.defaultMaxDepth) {
         self.rules = rules
         self.ledger = ledger
         self.mappings = mappings
         self.webhooks = webhooks
+        self.maxMIMEDepth = maxMIMEDepth
     }
 
     /// Parses and categorizes a message; nothing is stored.
@@ -149,12 +153,13 @@ struct MessageIntake: Sendable {
         do { headers = try MIMEDecoder.headers(of: bytes) } catch {
             throw APIError(.unprocessableContent, "invalid_email", "not an email: \(error)")
         }
-        let decoded = MIMEDecoder.bodyPreferringPlain(of: bytes, headers: headers)
+        let decoded = MIMEDecoder.bodyPreferringPlain(of: bytes, headers: headers, maxDepth: maxMIMEDepth)
         let message = Message(id: input.id ?? headers.messageID ?? "sha:" + StableHash.hex(bytes), text: decoded.body.text,
                               sender: headers.fromAddress ?? input.sender, subject: headers.subject,
                               receivedAt: headers.date ?? input.receivedAt.flatMap(parseTimestamp), channel: .email,
                               textIsComposed: true)
-        let read = EmailParsing.parse(bytes, headers: headers, decoded: decoded, message: message) { worker.parse($0) }
+        let read = EmailParsing.parse(bytes, headers: headers, decoded: decoded, message: message,
+                                      maxMIMEDepth: maxMIMEDepth) { worker.parse($0) }
         return (read.message, read.outcome)
     }
 

@@ -7,7 +7,8 @@ extension SpendlexService {
 
     /// `POST /messages` (parse, categorize, store), `POST /messages/batch`, `POST /parse` (no storing).
     func addMessageRoutes(to table: RouteTable, webhooks: WebhookNotifier?) {
-        let intake = MessageIntake(rules: rules, ledger: ledger, mappings: mappings, webhooks: webhooks)
+        let intake = MessageIntake(rules: rules, ledger: ledger, mappings: mappings, webhooks: webhooks,
+                                   maxMIMEDepth: configuration.maxMIMEDepth)
         table.post("/messages") { request, context in
             let input = try await request.decodeJSON(MessageInput.self, context: context)
             let result = try await offloaded { try intake.ingest(input) }

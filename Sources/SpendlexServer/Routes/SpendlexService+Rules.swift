@@ -107,7 +107,7 @@ extension SpendlexService {
         let own = (diagnostics + compileDiagnostics).filter { $0.location.file == draftPath }.sortedByLocation()
         var trial = DraftTrial(diagnostics: own.map(DiagnosticBody.init), banks: compiled.banks.map(\.id))
         guard !own.containsErrors else { return trial }
-        let engine = RuleEngine(rules: compiled, policy: live.engine.policy)
+        let engine = RuleEngine(rules: compiled, policy: live.engine.policy, matchLimit: live.engine.matchLimit)
         // Parser by parser: a run of the whole engine would run the categories file's examples too.
         var passed = 0, failed = 0
         var failures: [Diagnostic] = []

@@ -59,6 +59,8 @@ public final class LiveRules: Sendable {
     public let paths: [String]
     /// Thresholds of the engines made.
     public let policy: ConfidencePolicy
+    /// The PCRE2 match limit of the engines made.
+    public let matchLimit: UInt32
     /// What is watched for changes: the paths, and the grammars folder that loading finds beside them.
     let watchedPaths: [String]
 
@@ -73,11 +75,13 @@ public final class LiveRules: Sendable {
     private let reloading = Mutex<Void>(())
 
     /// Loads and compiles the rules at `paths`; throws when they have errors.
-    public init(paths: [String], policy: ConfidencePolicy = ConfidencePolicy()) throws(RuleLoadError) {
+    public init(paths: [String], policy: ConfidencePolicy = ConfidencePolicy(),
+                matchLimit: UInt32 = RuleEngine.defaultMatchLimit) throws(RuleLoadError) {
         self.paths = paths
         self.policy = policy
+        self.matchLimit = matchLimit
         watchedPaths = paths + [RuleLoader.grammarFolder(near: paths)].compactMap { $0 }
-        switch Self.compile(paths: paths, watched: watchedPaths, policy: policy) {
+        switch Self.compile(paths: paths, watched: watchedPaths, policy: policy, matchLimit: matchLimit) {
         case .swapped(let snapshot): state = Mutex(State(current: snapshot))
         case .rejected(let rejected): throw RuleLoadError(formatted: rejected.formatted)
         }
@@ -93,7 +97,7 @@ public final class LiveRules: Sendable {
     @discardableResult
     public func reload() -> Reload {
         reloading.withLock { _ in
-            let result = Self.compile(paths: paths, watched: watchedPaths, policy: policy)
+            let result = Self.compile(paths: paths, watched: watchedPaths, policy: policy, matchLimit: matchLimit)
             state.withLock { state in
                 switch result {
                 case .swapped(let snapshot):
@@ -107,7 +111,7 @@ public final class LiveRules: Sendable {
         }
     }
 
-    private static func compile(paths: [String], watched: [String], policy: ConfidencePolicy) -> Reload {
+    private static func compile(paths: [String], watched: [String], policy: ConfidencePolicy, matchLimit: UInt32) -> Reload {
         let files = RuleFiles.fingerprint(of: watched)
         let (compiled, diagnostics) = RuleCompiler.load(paths: paths, findingGrammars: true)
         let sorted = diagnostics.sortedByLocation()
@@ -117,7 +121,7 @@ public final class LiveRules: Sendable {
                 DiagnosticFormatter(sources: compiled.rules.sources).format(sorted.filter { $0.severity == .error }))
             return .rejected(RejectedRules(at: Date(), diagnostics: sorted, formatted: formatted))
         }
-        return .swapped(RuleSnapshot(engine: RuleEngine(rules: compiled, policy: policy), diagnostics: sorted,
+        return .swapped(RuleSnapshot(engine: RuleEngine(rules: compiled, policy: policy, matchLimit: matchLimit), diagnostics: sorted,
                                      loadedAt: Date(), files: files))
     }
 }

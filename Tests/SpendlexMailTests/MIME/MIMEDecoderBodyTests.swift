@@ -297,7 +297,7 @@ struct MIMEDecoderBodyTests {
 
     @Test func nestingIsCapped() throws {
         var text = "Content-Type: text/plain\n\ndeep\n"
-        for level in (1...(MIMEBodyWalker.maxDepth + 1)).reversed() {
+        for level in (1...(MIMEDecoder.defaultMaxDepth + 1)).reversed() {
             text = "Content-Type: multipart/mixed; boundary=\"l\(level)\"\n\n--l\(level)\n\(text)--l\(level)--\n"
         }
         let body = try Self.body("Subject: deep\n" + text)
