@@ -129,7 +129,11 @@ enum TransactionBuilder {
         }
         readAccount(.card, type: "card")
         readAccount(.account, type: "account")
-        readAccount(.last4, type: parser.rule.accountType ?? (parser.rule.channel == "card" ? "card" : "account"))
+        // A parser that names no account type: a card when its channel, or the channel the text
+        // names (the field layer's, for the fallback), is a card ("debited from your Credit Card
+        // ending 4315"), an account otherwise.
+        readAccount(.last4, type: parser.rule.accountType
+                        ?? ((parser.rule.channel ?? value(.channel).map(Self.channelName)) == "card" ? "card" : "account"))
 
         var balance: String?
         if let text = value(.balance) {
