@@ -35,7 +35,7 @@ trap cleanup EXIT
 
 key=$("$binary" keys create --store "$work/ledger.sqlite" --name load-test 2>/dev/null)
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
-"$binary" serve --store "$work/ledger.sqlite" --host 127.0.0.1 --port "$port" --log-level warning 2>"$work/serve.log" &
+"$binary" serve --store "$work/ledger.sqlite" --host 127.0.0.1 --port "$port" --log-level "${LOG_LEVEL:-warning}" 2>"$work/serve.log" &
 server=$!
 for _ in $(seq 1 100); do
   curl -sf "http://127.0.0.1:$port/health" >/dev/null 2>&1 && break
@@ -44,6 +44,12 @@ done
 curl -sf "http://127.0.0.1:$port/health" >/dev/null || { echo "error: the server did not start:" >&2; cat "$work/serve.log" >&2; exit 70; }
 
 echo "spendlex serve ($mode) on 127.0.0.1:$port, $(nproc) cores; wrk -t2 -c$connections -d${seconds}s" >&2
+# The WAL's largest size during the run, sampled every half second.
+( max=0; while kill -0 "$server" 2>/dev/null; do
+    size=$(stat -c %s "$work/ledger.sqlite-wal" 2>/dev/null || echo 0)
+    (( size > max )) && { max=$size; echo "$max" > "$work/wal-max"; }
+    sleep 0.5
+  done ) &
 SPENDLEX_KEY="$key" wrk -t2 -c"$connections" -d"${seconds}s" --latency -s scripts/load-test.lua "http://127.0.0.1:$port/messages"
 
 # Every request stores a transaction: the ledger's count, to compare with wrk's (requests still in
@@ -51,3 +57,7 @@ SPENDLEX_KEY="$key" wrk -t2 -c"$connections" -d"${seconds}s" --latency -s script
 stored=$(curl -sf -H "X-API-Key: $key" "http://127.0.0.1:$port/transactions?days=36500&limit=1" |
   python3 -c 'import json, sys; print(json.load(sys.stdin)["total"])')
 echo "transactions stored: $stored"
+# The WAL stays bounded under load: the service checkpoints it past 16 MiB (ServiceConfiguration.walLimit).
+wal=$(stat -c %s "$work/ledger.sqlite-wal" 2>/dev/null || echo 0)
+echo "ledger: $(stat -c %s "$work/ledger.sqlite") bytes, WAL $wal bytes now, at most $(cat "$work/wal-max" 2>/dev/null || echo 0) during the run"
+grep -i checkpoint "$work/serve.log" | tail -5 || true
