@@ -27,6 +27,8 @@ enum FuzzTarget: String, CaseIterable, Sendable {
     case date
     /// `TimeNormalizer.normalize`.
     case time
+    /// A `POST /messages` body: JSON into `MessageInput`, then `PostedMessage.read` with the bundled rules.
+    case messageBody = "message-body"
 
     /// The target named by `SPENDLEX_FUZZ_TARGET`; exits with usage (64) when unset or unknown.
     static let selected: FuzzTarget = {
@@ -51,6 +53,7 @@ enum FuzzTarget: String, CaseIterable, Sendable {
         case .amount: Self.amount(bytes)
         case .date: Self.date(bytes)
         case .time: Self.time(bytes)
+        case .messageBody: Self.messageBody(bytes)
         }
     }
 }

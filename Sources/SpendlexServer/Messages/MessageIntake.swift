@@ -130,37 +130,14 @@ struct MessageIntake: Sendable {
     }
 
     private func parsed(_ input: MessageInput) throws(APIError) -> (Message, ParseOutcome) {
-        if let problem = input.problem() { throw APIError(.unprocessableContent, "invalid_message", problem) }
-        let worker = rules.current.engine.makeWorker()
-        if let raw = input.email { return try readEmail(raw, input: input, worker: worker) }
-        let text = input.text ?? ""
-        let channel = input.channel.flatMap(MessageChannel.init(rawValue:)) ?? .sms
-        let id = input.id ?? Message.textID(sender: input.sender, text: text)
-        let message = Message(id: id, text: HTMLText.readable(text), sender: input.sender, subject: input.subject,
-                              receivedAt: input.receivedAt.flatMap(parseTimestamp), channel: channel)
-        return (message, worker.parse(message))
-    }
-
-    /// A raw email: its headers give the sender, subject, date and id; its text is parsed as a
-    /// batch run parses it (`EmailParsing`: the plain part, then the HTML part's when needed).
-    private func readEmail(_ raw: String, input: MessageInput, worker: RuleEngine.Worker) throws(APIError) -> (Message, ParseOutcome) {
-        guard MessageInput.startsWithHeader(raw) else {
-            throw APIError(.unprocessableContent, "invalid_email",
-                           "not an email: it must start with a header field (Name: value), after an optional mbox From line")
+        do {
+            return try PostedMessage.read(input, worker: rules.current.engine.makeWorker(), maxMIMEDepth: maxMIMEDepth)
+        } catch {
+            switch error {
+            case .invalidMessage(let reason): throw APIError(.unprocessableContent, "invalid_message", reason)
+            case .invalidEmail(let reason): throw APIError(.unprocessableContent, "invalid_email", reason)
+            }
         }
-        let bytes = Array(raw.utf8)
-        let headers: EmailHeaders
-        do { headers = try MIMEDecoder.headers(of: bytes) } catch {
-            throw APIError(.unprocessableContent, "invalid_email", "not an email: \(error)")
-        }
-        let decoded = MIMEDecoder.bodyPreferringPlain(of: bytes, headers: headers, maxDepth: maxMIMEDepth)
-        let message = Message(id: input.id ?? headers.messageID ?? "sha:" + StableHash.hex(bytes), text: decoded.body.text,
-                              sender: headers.fromAddress ?? input.sender, subject: headers.subject,
-                              receivedAt: headers.date ?? input.receivedAt.flatMap(parseTimestamp), channel: .email,
-                              textIsComposed: true)
-        let read = EmailParsing.parse(bytes, headers: headers, decoded: decoded, message: message,
-                                      maxMIMEDepth: maxMIMEDepth) { worker.parse($0) }
-        return (read.message, read.outcome)
     }
 
     static func result(of outcome: ParseOutcome, messageID: String) -> MessageResult {

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import SpendlexMail
 
 extension SpendlexService {
     /// The most messages one `POST /messages/batch` takes.

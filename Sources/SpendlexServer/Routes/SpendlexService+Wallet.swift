@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import SpendlexEngine
+import SpendlexMail
 import SpendlexRules
 import SpendlexStore
 

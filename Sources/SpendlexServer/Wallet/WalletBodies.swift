@@ -1,5 +1,6 @@
 import Foundation
 import SpendlexEngine
+import SpendlexMail
 import SpendlexRules
 import SpendlexStore
 

@@ -4,23 +4,23 @@ import SpendlexRules
 
 /// One message as a client posts it: an SMS or notification (`text`, with `sender`), or a
 /// raw email (`email`: the RFC 5322 message, headers and all).
-struct MessageInput: Decodable, Sendable {
+package struct MessageInput: Decodable, Sendable {
     /// The message's own id, if the client has one; else the service derives a stable one
     /// (from the sender and text, or the email's Message-ID), so that posting the same
     /// message twice is recognised.
-    var id: String?
+    package var id: String?
     /// The text of an SMS or notification.
-    var text: String?
+    package var text: String?
     /// A raw email, as received.
-    var email: String?
+    package var email: String?
     /// SMS sender id, app or email address.
-    var sender: String?
+    package var sender: String?
     /// An email's subject (with `text`).
-    var subject: String?
+    package var subject: String?
     /// When it arrived, ISO 8601 (`2026-05-02T16:56:30Z`).
-    var receivedAt: String?
+    package var receivedAt: String?
     /// `sms`, `push` or `email`; default `sms` with `text`, `email` with `email`.
-    var channel: String?
+    package var channel: String?
 
     enum CodingKeys: String, CodingKey {
         case id, text, email, sender, subject, channel
@@ -28,7 +28,7 @@ struct MessageInput: Decodable, Sendable {
     }
 
     /// Each field is a string or left out; null is refused (400).
-    init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         id = try c.decodeUnlessLeftOut(String.self, forKey: .id)
         text = try c.decodeUnlessLeftOut(String.self, forKey: .text)
@@ -40,7 +40,7 @@ struct MessageInput: Decodable, Sendable {
     }
 
     /// A message to parse.
-    init(id: String? = nil, text: String? = nil, email: String? = nil, sender: String? = nil,
+    package init(id: String? = nil, text: String? = nil, email: String? = nil, sender: String? = nil,
                 subject: String? = nil, receivedAt: String? = nil, channel: String? = nil) {
         self.id = id
         self.text = text
@@ -53,7 +53,7 @@ struct MessageInput: Decodable, Sendable {
 
     /// What is wrong with it, or nil: exactly one of `text` and `email`, a known channel, a time, no
     /// empty id or text. (Whether `email` is an email is `invalid_email`'s business: `startsWithHeader`.)
-    func problem() -> String? {
+    package func problem() -> String? {
         switch (text, email) {
         case (nil, nil): return "give text (an SMS or notification) or email (a raw email)"
         case (.some, .some): return "give text or email, not both"
@@ -76,7 +76,7 @@ extension MessageInput {
     /// blanks and a colon, after an optional mbox `From ` line. openapi.yaml states the same as the
     /// pattern `^(F[Rr][Oo][Mm] [^\n]*\n|(?!F[Rr][Oo][Mm] ))[!-9;-~]+[ \t]*:`; whatever passes, the MIME
     /// decoder reads headers from.
-    static func startsWithHeader(_ email: String) -> Bool {
+    package static func startsWithHeader(_ email: String) -> Bool {
         var bytes = Array(email.utf8)[...]
         // An mbox envelope, as the MIME decoder tells it: `F`, then `rom ` in any case.
         let envelope = Array("from ".utf8)
@@ -90,10 +90,4 @@ extension MessageInput {
         let rest = bytes.dropFirst(name.count).drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
         return rest.first == UInt8(ascii: ":")
     }
-}
-
-/// Several messages at once.
-struct MessageBatchInput: Decodable, Sendable {
-    /// The messages, parsed and stored in order.
-    var messages: [MessageInput]
 }
