@@ -18,15 +18,16 @@ enum CategoryExampleRunner {
         for table in categorizer.tables {
             var ran = false
             for (index, row) in table.rows.enumerated() {
-                for example in row.rule.examples {
+                for (number, example) in row.rule.examples.enumerated() {
                     ran = true
                     report.categoryExamples += 1
                     let hit = table.evaluate(input(for: example), scratch: scratch)
+                    let location = example.merchant?.location ?? example.location
+                    let name = "\(row.id) example \(number + 1)"
                     if hit.indices.contains(index) {
-                        report.passed += 1
+                        report.record(RuleTestCase(suite: table.id, name: name, location: location, failures: []))
                         continue
                     }
-                    report.failed += 1
                     let problem: String
                     if let other = hit.indices.first {
                         let row = table.rows[other]
@@ -35,8 +36,8 @@ enum CategoryExampleRunner {
                     } else {
                         problem = "no row matched"
                     }
-                    report.failures.append(.categoryExampleFailed(row.id, problem,
-                                                                  at: example.merchant?.location ?? example.location))
+                    report.record(RuleTestCase(suite: table.id, name: name, location: location,
+                                               failures: [.categoryExampleFailed(row.id, problem, at: location)]))
                 }
             }
             if ran { report.tables += 1 }

@@ -1,6 +1,23 @@
 import Foundation
 import SpendlexRules
 
+/// One example or counter-example run as a test: what a CI system shows as a test case
+/// (`spendlex test --format junit|tap|json`).
+public struct RuleTestCase: Sendable {
+    /// What it belongs to: a bank's id, `country.xx` for a profile's examples, or a decision table's id.
+    public var suite: String
+    /// "hdfc.card.spend example 2", "hdfc.card.spend counter-example 1", "country.in example 3",
+    /// "food.swiggy example 1" (a decision table row's).
+    public var name: String
+    /// Where the example's text is.
+    public var location: SourceLocation
+    /// Why it failed, one diagnostic per difference; empty when it passed.
+    public var failures: [Diagnostic]
+
+    /// Whether it behaved as written.
+    public var passed: Bool { failures.isEmpty }
+}
+
 /// The outcome of running every example and counter-example of a rule set.
 public struct RuleTestReport: Sendable {
     /// Examples and counter-examples that behaved as written.
@@ -23,6 +40,18 @@ public struct RuleTestReport: Sendable {
     public var categoryExamples = 0
     /// Decision tables with at least one example run.
     public var tables = 0
+    /// Every example and counter-example, in the order run (files in load order, then the
+    /// country profiles, then the decision tables).
+    public var cases: [RuleTestCase] = []
+
+    /// Counts `test` as passed or failed and keeps it.
+    mutating func record(_ test: RuleTestCase) {
+        if test.passed { passed += 1 } else {
+            failed += 1
+            failures += test.failures
+        }
+        cases.append(test)
+    }
 
     /// "212 examples and 64 counter-examples from 45 banks in 14 countries".
     public var coverage: String {
@@ -59,23 +88,19 @@ public enum RuleTestRunner {
                 report.examples += parser.rule.examples.count
                 report.counterExamples += parser.rule.counterExamples.count
                 for (index, example) in parser.rule.examples.enumerated() {
-                    let problems = check(example, index: index, of: parser, bank: bank.id, worker: worker)
-                    if problems.isEmpty { report.passed += 1 } else {
-                        report.failed += 1
-                        report.failures += problems
-                    }
+                    report.record(RuleTestCase(suite: bank.id, name: "\(parser.id) example \(index + 1)",
+                                               location: example.text.location,
+                                               failures: check(example, index: index, of: parser, bank: bank.id, worker: worker)))
                 }
                 for (index, counter) in parser.rule.counterExamples.enumerated() {
                     let message = Message(id: "\(parser.id)#counter\(index + 1)", text: counter.text.value,
                                           sender: counter.sender, subject: counter.subject,
                                           channel: counter.subject == nil ? .unknown : .email)
-                    if let transaction = worker.parse(message, asBank: bank.id).transaction {
-                        report.failed += 1
-                        report.failures.append(.counterExampleMatched(parser.id, by: transaction.rule,
-                                                                      at: counter.text.location))
-                    } else {
-                        report.passed += 1
-                    }
+                    let failures: [Diagnostic] = worker.parse(message, asBank: bank.id).transaction.map {
+                        [.counterExampleMatched(parser.id, by: $0.rule, at: counter.text.location)]
+                    } ?? []
+                    report.record(RuleTestCase(suite: bank.id, name: "\(parser.id) counter-example \(index + 1)",
+                                               location: counter.text.location, failures: failures))
                 }
             }
         }
@@ -89,11 +114,8 @@ public enum RuleTestRunner {
                 let id = "country.\(profile.country.value.lowercased())"
                 for (index, example) in profile.examples.enumerated() {
                     report.examples += 1
-                    let problems = check(example, index: index, profile: id, worker: worker)
-                    if problems.isEmpty { report.passed += 1 } else {
-                        report.failed += 1
-                        report.failures += problems
-                    }
+                    report.record(RuleTestCase(suite: id, name: "\(id) example \(index + 1)", location: example.text.location,
+                                               failures: check(example, index: index, profile: id, worker: worker)))
                 }
             }
         }
