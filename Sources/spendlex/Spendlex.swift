@@ -10,7 +10,7 @@ struct Spendlex: AsyncParsableCommand {
         abstract: "Turn bank alerts and statements into clean transactions, with rules written in YAML.",
         version: "0.1.0",
         subcommands: [Parse.self, Check.self, Test.self, Explain.self, Suggest.self, Categorize.self, Export.self, Report.self,
-                      Recommend.self, Serve.self, Keys.self]
+                      CheckBalances.self, Recommend.self, Serve.self, Keys.self]
     )
 }
 
