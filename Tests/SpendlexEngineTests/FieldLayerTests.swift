@@ -164,4 +164,27 @@ struct FieldLayerTests {
         let t = try parse("Rs.250.00 debited via UPI. " + footer)
         #expect(t.reference == nil)
     }
+
+    @Test("after a one-pattern parser's match: its paragraph and the next one, not the paragraphs after them")
+    func paragraphs() throws {
+        let sameParagraph = try parse("Rs.250.00 debited via UPI on 02-05-26. Avl Bal Rs.1,204.50\n\nRegards")
+        #expect(sameParagraph.balance == "1204.50")
+        let nextParagraph = try parse("Rs.250.00 debited via UPI on 02-05-26.\n\nAvailable balance Rs.1,204.50\n\nRegards")
+        #expect(nextParagraph.balance == "1204.50")
+        let blanksBetween = try parse("Rs.250.00 debited via UPI.\n \r\n\t\nBal: Rs.99.00")
+        #expect(blanksBetween.balance == "99.00")
+        let footer = try parse("Rs.250.00 debited via UPI.\n\nCall us on 1800 000.\n\nRef ABC123456 is our licence.")
+        #expect(footer.reference == nil)
+    }
+
+    @Test("where the paragraph after an offset ends", arguments: [
+        ("one line", 0, 8),
+        ("a. b\n\nc\n\nd", 0, 7),
+        ("a\n \n\n c\r\n\r\nd", 0, 8),
+        ("a\nb\nc", 0, 5),
+        ("a\n\nb", 0, 4),
+    ])
+    func endOfNextParagraph(text: String, from: Int, end: Int) {
+        #expect(RuleEngine.Worker.endOfNextParagraph(in: text, from: from, upTo: text.utf8.count) == end)
+    }
 }
