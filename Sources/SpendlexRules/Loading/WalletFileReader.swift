@@ -27,7 +27,7 @@ public enum WalletFileReader {
         let source = SourceText(path: path, text: text)
         let root: Node?
         do {
-            root = try Yams.compose(yaml: text)
+            root = try Yams.compose(yaml: text, .basic)
         } catch {
             return (nil, [.yamlSyntax("\(error)", at: source.location(line: 1, column: 1))])
         }
