@@ -14,7 +14,7 @@ public enum MoneyFlow: String, Sendable, Hashable, CaseIterable {
     case transfer
     /// No money moved: a declined payment. Kept in the ledger (the alert happened, and a run of
     /// declines says something), counted on its own, in no money total and no journal.
-    case none
+    case declined
 
     /// The flow of a transaction going `direction`, of `kind` (nil: unknown kind).
     public init(direction: Direction, kind: TransactionKind?) {
@@ -23,7 +23,7 @@ public enum MoneyFlow: String, Sendable, Hashable, CaseIterable {
             return
         }
         if kind == .declined {
-            self = .none
+            self = .declined
             return
         }
         switch direction {

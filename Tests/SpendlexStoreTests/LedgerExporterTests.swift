@@ -114,7 +114,7 @@ struct LedgerExporterTests {
         #expect(MoneyFlow(direction: .credit, kind: .transfer) == .income)
         #expect(MoneyFlow(direction: .credit, kind: .cardPayment) == .transfer)
         #expect(MoneyFlow(direction: .debit, kind: .cardPayment) == .transfer)
-        #expect(MoneyFlow(direction: .debit, kind: .declined) == .none)
+        #expect(MoneyFlow(direction: .debit, kind: .declined) == .declined)
     }
 
     @Test func aDeclinedPaymentIsNoJournalEntry() throws {

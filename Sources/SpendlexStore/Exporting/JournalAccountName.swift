@@ -29,7 +29,7 @@ public enum JournalAccountName {
     public static func counterAccount(flow: MoneyFlow, category: String?, subcategory: String?) -> String {
         let root: String
         switch flow {
-        case .transfer, .none: return transfers  // .none: never posted (JournalEntry leaves it out)
+        case .transfer, .declined: return transfers  // .declined: never posted (JournalEntry leaves it out)
         case .expense, .refund: root = "Expenses"
         case .income: root = "Income"
         }

@@ -35,7 +35,7 @@ struct JournalEntry: Sendable, Equatable {
         guard let date = t.date else { return .failure(LeftOut(t, "no date")) }
         guard let direction = t.direction else { return .failure(LeftOut(t, "no direction (debit or credit)")) }
         let flow = MoneyFlow(direction: direction, kind: t.kind)
-        if flow == .none { return .failure(LeftOut(t, "declined: no money moved")) }
+        if flow == .declined { return .failure(LeftOut(t, "declined: no money moved")) }
         let what = t.kind?.rawValue ?? direction.rawValue
         return .success(JournalEntry(
             source: t, date: date,

@@ -195,7 +195,7 @@ private struct CurrencyBuilder {
     mutating func add(_ t: StoredTransaction, amount: Decimal, date: LocalDate, direction: Direction) {
         totals.count += 1
         let flow = MoneyFlow(direction: direction, kind: t.kind)
-        if flow == .none {
+        if flow == .declined {
             totals.declined += amount
             return
         }
@@ -208,7 +208,7 @@ private struct CurrencyBuilder {
         // Spending, signed: refunds and reversals take it back.
         let spent: Decimal
         switch flow {
-        case .none: return
+        case .declined: return
         case .transfer:
             totals.transfers += amount
             return
