@@ -206,7 +206,8 @@ final class CompiledFieldLayer: Sendable {
     /// How far past the end of a one-pattern parser's match the layer looks, in bytes. Its match
     /// is the sentence the bank's format states; a balance or a reference follows it ("... on
     /// 12-11-26. Avl Bal Rs 5,000.00"), not in a footer kilobytes away. Every byte searched is
-    /// searched by each finder for every transaction: 400 cost the reference corpus 6%.
+    /// searched by each finder for every transaction: 400 cost the reference corpus 6%. The
+    /// window also ends with the paragraph after the match's own (`Worker.endOfNextParagraph`).
     static let reach = 160
     /// How far past a per-field parser's amount the layer looks, in bytes: its span is the amount
     /// alone, and the rest of an SMS (a reference after the merchant, the date and a balance) follows.
