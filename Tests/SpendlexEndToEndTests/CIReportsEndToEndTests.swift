@@ -84,23 +84,10 @@ struct CIReportsEndToEndTests {
 /// repository, and the GitHub Actions workflow's test step, which is the command tested above.
 @Suite("the CI examples in examples/ci, end to end", .serialized)
 struct CIExamplesEndToEndTests {
-    /// Runs `command` with `arguments` in `folder`, with `environment` added.
+    /// Runs `command` (found on PATH) with `arguments` in `folder`, with `environment` added.
     func run(_ command: String, _ arguments: [String], in folder: URL, environment: [String: String] = [:]) throws -> RunResult {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [command] + arguments
-        process.currentDirectoryURL = folder
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let errors = PipeReader(err.fileHandleForReading)
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = errors.wait()
-        process.waitUntilExit()
-        return RunResult(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                         stderr: String(decoding: errData, as: UTF8.self))
+        try SpendlexEndToEndTests.run(URL(fileURLWithPath: "/usr/bin/env"), [command] + arguments, in: folder,
+                                      environment: environment)
     }
 
     @Test("the pre-commit hook stops a commit whose staged rules fail, with file:line:column, and lets a good one through")

@@ -24,10 +24,17 @@ struct RunResult {
 
 /// Runs the real binary from the repository's root, so relative rule paths work.
 func spendlex(_ arguments: [String], stdin: String? = nil) throws -> RunResult {
+    try run(spendlexBinary, arguments, in: repositoryRoot, stdin: stdin)
+}
+
+/// Runs `executable` in `folder` with `environment` added, feeding it `stdin`; waits for its end.
+func run(_ executable: URL, _ arguments: [String], in folder: URL, environment: [String: String] = [:],
+         stdin: String? = nil) throws -> RunResult {
     let process = Process()
-    process.executableURL = spendlexBinary
+    process.executableURL = executable
     process.arguments = arguments
-    process.currentDirectoryURL = repositoryRoot
+    process.currentDirectoryURL = folder
+    if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
     let out = Pipe(), err = Pipe(), input = Pipe()
     process.standardOutput = out
     process.standardError = err

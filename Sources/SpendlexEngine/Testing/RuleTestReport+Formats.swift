@@ -55,9 +55,9 @@ extension RuleTestReport {
             guard !test.passed else { continue }
             out += "  ---\n  failures:\n"
             for failure in test.failures {
-                out += "    - message: \(Self.jsonString(failure.message))\n"
-                out += "      at: \(Self.jsonString(failure.location.description))\n"
-                out += "      id: \(Self.jsonString(failure.id.description))\n"
+                out += "    - message: \(YAMLScalar.doubleQuoted(failure.message))\n"
+                out += "      at: \(YAMLScalar.doubleQuoted(failure.location.description))\n"
+                out += "      id: \(YAMLScalar.doubleQuoted(failure.id.description))\n"
             }
             out += "  ...\n"
         }
@@ -133,13 +133,5 @@ extension RuleTestReport {
     /// A test name as TAP reads it: "#" starts a directive, so it is written "\#"; no newlines.
     static func tapName(_ name: String) -> String {
         name.replacingOccurrences(of: "#", with: "\\#").replacingOccurrences(of: "\n", with: " ")
-    }
-
-    /// A JSON string literal, which YAML reads as a double-quoted scalar.
-    static func jsonString(_ text: String) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .withoutEscapingSlashes
-        let data = (try? encoder.encode(text)) ?? Data("\"\"".utf8)
-        return String(decoding: data, as: UTF8.self)
     }
 }
