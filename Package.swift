@@ -38,7 +38,7 @@ let package = Package(
         .target(
             name: "SpendlexEngine", dependencies: ["SpendlexRules", "PCRE2"],
             // CLDR's currencies (scripts/currencies.py), compiled into the binary: no file to find at run time.
-            resources: [.embedInCode("Resources/currencies.json")]
+            resources: [.embedInCode("Resources/currencies.tsv")]
         ),
         // Message sources: JSON Lines now; mailboxes and SMS backups next.
         .target(name: "SpendlexMail", dependencies: ["SpendlexEngine"]),

@@ -87,6 +87,24 @@ public final class MatchScratch {
         pcre2_match_context_free_8(matchContext)
     }
 
+    /// How many ovector pairs the last ``Pattern/firstRange(in:from:upTo:scratch:)`` set (one
+    /// more than its highest set group); 0 after no match.
+    var lastPairs = 0
+
+    /// Group `group`'s range (UTF-8 byte offsets) in the match the last
+    /// ``Pattern/firstRange(in:from:upTo:scratch:)`` with this scratch found (0: the whole
+    /// match); nil when that group did not participate, or there was no match.
+    public func lastGroup(_ group: Int) -> Range<Int>? {
+        guard group >= 0, group < lastPairs else { return nil }
+        let ovector = pcre2_get_ovector_pointer_8(matchData)!
+        let start = ovector[2 * group]
+        let end = ovector[2 * group + 1]
+        // size_t imports as Int, so PCRE2_UNSET (SIZE_MAX) reads as -1 here.
+        guard start >= 0, end >= 0 else { return nil }
+        // \K can in principle put the start after the end; never build an invalid Range.
+        return min(start, end)..<max(start, end)
+    }
+
     /// The match data block, grown first if it has fewer than `pairs` ovector pairs.
     /// Allocates only when growing.
     @inline(__always)

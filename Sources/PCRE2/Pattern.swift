@@ -148,6 +148,29 @@ public final class Pattern: @unchecked Sendable {
         return try extractMatch(rc, matchData: matchData)
     }
 
+    /// The range of the first match at or after `offset` that ends at or before `end`, as
+    /// ``firstMatch(in:from:upTo:scratch:)`` finds it, without building a ``Match``: each group's
+    /// range is then ``MatchScratch/lastGroup(_:)`` until the scratch's next match. Allocates
+    /// nothing: for callers that try many matches and read a group or two of each (the field
+    /// layer's finders and named alternations, which built a `Match` array per match).
+    public func firstRange(in text: String, from offset: Int, upTo end: Int, scratch: MatchScratch) throws(MatchError) -> Range<Int>? {
+        let matchData = scratch.matchData(atLeast: captureCount + 1)
+        var text = text
+        let rc = text.withUTF8 { bytes in
+            end >= offset && end <= bytes.count
+                ? run(UnsafeBufferPointer(rebasing: bytes[..<end]), from: offset, matchData: matchData, scratch: scratch)
+                : PCRE2_ERROR_BADOFFSET
+        }
+        guard try matched(rc) else {
+            scratch.lastPairs = 0
+            return nil
+        }
+        // rc is one more than the highest pair set (0: the ovector was too small, which the
+        // scratch's growth above rules out).
+        scratch.lastPairs = rc == 0 ? captureCount + 1 : Int(rc)
+        return scratch.lastGroup(0)
+    }
+
     /// First match at or after `offset` (UTF-8 byte offset) in arbitrary bytes,
     /// which need not be valid UTF-8 (invalid sequences never match). nil when there is none.
     ///

@@ -5,6 +5,7 @@ import SpendlexStore
 
 struct Categorize: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "categorize",
         abstract: "Categorize the ledger's transactions with the categories file's decision tables.",
         discussion: """
             Fills in the category of every transaction that has none; with --recompute, decides every one again \

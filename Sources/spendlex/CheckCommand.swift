@@ -4,6 +4,7 @@ import SpendlexRules
 
 struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "check",
         abstract: "Load, validate and compile rule files; report every problem with file:line:column.",
         discussion: "Exits 1 when any error is found; warnings alone exit 0."
     )

@@ -3,6 +3,7 @@ import SpendlexEngine
 
 struct Explain: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "explain",
         abstract: "Show how one message is parsed, or how a card is chosen for one purchase.",
         discussion: """
             --text: how the message is routed and parsed: every parser tried, every capture, the normalized \

@@ -56,6 +56,7 @@ struct LedgerRangeOptions: ParsableArguments {
 
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "export",
         abstract: "Export the ledger's transactions as CSV, JSON Lines, or a beancount or ledger-cli journal.",
         discussion: """
             Primaries only, unless --include-duplicates (csv and jsonl): a transaction reported by SMS and \

@@ -5,6 +5,7 @@ import SpendlexStore
 
 struct Keys: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "keys",
         abstract: "Create, list and revoke the API keys of `spendlex serve`.",
         discussion: "Keys are stored in the ledger as SHA-256 hashes: a key is shown once, when it is created.",
         subcommands: [Create.self, List.self, Revoke.self]
@@ -24,7 +25,7 @@ struct Keys: ParsableCommand {
     }
 
     struct Create: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Make a new key and print it (once).")
+        static let configuration = CommandConfiguration(commandName: "create", abstract: "Make a new key and print it (once).")
         @OptionGroup var options: StoreOption
         @Option(name: .long, help: "What the key is for (\"iPhone shortcut\").")
         var name = "default"
@@ -38,7 +39,7 @@ struct Keys: ParsableCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the keys: id, name, created, revoked (never the key).")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List the keys: id, name, created, revoked (never the key).")
         @OptionGroup var options: StoreOption
 
         func run() throws {
@@ -53,7 +54,7 @@ struct Keys: ParsableCommand {
     }
 
     struct Revoke: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Revoke a key by its id: requests with it get 403.")
+        static let configuration = CommandConfiguration(commandName: "revoke", abstract: "Revoke a key by its id: requests with it get 403.")
         @OptionGroup var options: StoreOption
         @Argument(help: "The key's id, from `spendlex keys list`.")
         var id: Int64

@@ -38,6 +38,7 @@ struct MessageOptions: ParsableArguments {
 
 struct Parse: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "parse",
         abstract: "Parse messages into transactions.",
         discussion: """
             Inputs are detected from their content: mbox files (mboxo, mboxrd, Gmail Takeout), Maildir \

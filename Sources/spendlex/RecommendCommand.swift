@@ -6,6 +6,7 @@ import SpendlexStore
 
 struct Recommend: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "recommend",
         abstract: "Recommend the card of your wallet that earns the most on a purchase.",
         discussion: """
             QUERY is plain English or Spanish: "groceries at Whole Foods for $150", "cena en Nobu 200 dólares", \

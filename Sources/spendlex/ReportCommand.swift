@@ -7,6 +7,7 @@ extension ReportFormat: ExpressibleByArgument {}
 
 struct Report: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "report",
         abstract: "Report income, spending and where it went, per period and per currency.",
         discussion: """
             From the ledger's primaries (a duplicate never counts twice), per period and per currency \

@@ -6,6 +6,7 @@ import SpendlexServer
 
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "serve",
         abstract: "Serve the ledger, parsing and the card advisor over HTTP (JSON).",
         discussion: """
             Binds to loopback (127.0.0.1) unless --host says otherwise. Every route but /health needs an \

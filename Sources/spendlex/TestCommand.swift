@@ -4,6 +4,7 @@ import SpendlexRules
 
 struct Test: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "test",
         abstract: "Run every rule's examples and counter-examples as tests.",
         discussion: """
             text (the default): each failure with the example's file:line:column and what differed, then \

@@ -92,6 +92,30 @@ struct MatchTests {
         #expect(throws: MatchError.self) { try reference.firstMatch(in: text, from: 0, upTo: 99, scratch: scratch) }
     }
 
+    @Test("firstRange finds what firstMatch finds, its groups read from the scratch until the next match", arguments: engines)
+    func firstRangeAndLastGroup(jit: Bool) throws {
+        let scratch = MatchScratch()
+        let text = "Ref ABC123 then Ref XYZ789 and more"
+        let reference = try Pattern(#"\bRef (?<ref>[A-Z0-9]+)( then)?"#, options: [], jit: jit)
+        let whole = try #require(try reference.firstRange(in: text, from: 0, upTo: text.utf8.count, scratch: scratch))
+        let match = try #require(try reference.firstMatch(in: text, from: 0, upTo: text.utf8.count, scratch: scratch))
+        _ = try reference.firstRange(in: text, from: 0, upTo: text.utf8.count, scratch: scratch)
+        #expect(whole == match.range)
+        #expect(scratch.lastGroup(0) == match.range)
+        #expect(scratch.lastGroup(1).map(text.utf8Slice) == "ABC123")
+        #expect(scratch.lastGroup(2).map(text.utf8Slice) == " then")
+        // Past the pattern's groups, or a group that took no part (the second "Ref" has no " then").
+        #expect(scratch.lastGroup(3) == nil)
+        #expect(scratch.lastGroup(-1) == nil)
+        let second = try #require(try reference.firstRange(in: text, from: 5, upTo: text.utf8.count, scratch: scratch))
+        #expect(text.utf8Slice(second) == "Ref XYZ789")
+        #expect(scratch.lastGroup(2) == nil)
+        // No match leaves no groups behind; a bad range is PCRE2's bad-offset error.
+        #expect(try reference.firstRange(in: text, from: 0, upTo: 3, scratch: scratch) == nil)
+        #expect(scratch.lastGroup(0) == nil)
+        #expect(throws: MatchError.self) { try reference.firstRange(in: text, from: 10, upTo: 5, scratch: scratch) }
+    }
+
     @Test(arguments: engines)
     func namedGroupsAndOffsets(jit: Bool) throws {
         let pattern = try Pattern(#"debited (?<currency>[A-Z]{3}) (?<amount>\d+(?:\.\d+)?)"#, options: [], jit: jit)

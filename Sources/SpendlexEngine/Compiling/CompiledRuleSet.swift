@@ -148,10 +148,16 @@ public final class CompiledParser: Sendable {
     /// Fields the field layer finds for this parser: those it cannot capture, has no constant
     /// for, and has not switched off. `channel` only when the parser names none.
     let layerFields: [FieldName]
+    /// For each of `layerFields`, in the same order, the layer's finders of that field that read
+    /// messages of this parser's bank's country (none for `channel`, which the layer's channels find).
+    let layerFinders: [[CompiledFieldLayer.Finder]]
 
     init(id: String, bankID: String, rule: ParserRule, matcher: FieldMatcher, amount: AmountNormalizer,
-         date: DateNormalizer, constants: [FieldName: String], isFallback: Bool, layerFields: [FieldName] = []) {
+         date: DateNormalizer, constants: [FieldName: String], isFallback: Bool, layerFields: [FieldName] = [],
+         layerFinders: [[CompiledFieldLayer.Finder]] = []) {
+        precondition(layerFinders.isEmpty || layerFinders.count == layerFields.count)
         self.layerFields = layerFields
+        self.layerFinders = layerFinders.isEmpty ? layerFields.map { _ in [] } : layerFinders
         self.id = id
         self.bankID = bankID
         self.rule = rule

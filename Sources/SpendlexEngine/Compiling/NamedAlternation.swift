@@ -33,9 +33,8 @@ struct NamedAlternation<Name: Sendable>: Sendable {
         var best: Int?
         var offset = range.lowerBound
         while best != 0, offset <= range.upperBound,
-              let match = try? pattern.firstMatch(in: text, from: offset, upTo: range.upperBound, scratch: scratch),
-              let whole = match[0] {
-            if let index = groups.firstIndex(where: { match[$0.group] != nil }) { best = min(best ?? index, index) }
+              let whole = try? pattern.firstRange(in: text, from: offset, upTo: range.upperBound, scratch: scratch) {
+            if let index = groups.firstIndex(where: { scratch.lastGroup($0.group) != nil }) { best = min(best ?? index, index) }
             offset = whole.upperBound > whole.lowerBound ? whole.upperBound : RuleEngine.Worker.boundary(in: text, after: whole.lowerBound)
         }
         return best.map { groups[$0].name }

@@ -24,15 +24,14 @@ public enum RuleCompiler {
             }
         }
         let fieldLayer = ruleSet.fieldLayer.flatMap { compileLayer($0, expander: &expander, diagnostics: &diagnostics) }
-        let layerFields = fieldLayer?.fields ?? []
         let world = worldProfile(ruleSet.countries)
         var banks: [CompiledBank] = []
         for bank in ruleSet.banks {
             let profile = bank.isFallback && bank.country == nil ? world : ruleSet.profile(of: bank.country)
-            banks.append(compile(bank, profile: profile, layerFields: layerFields, expander: &expander,
+            banks.append(compile(bank, profile: profile, layer: fieldLayer, expander: &expander,
                                  diagnostics: &diagnostics))
         }
-        let (countries, cues) = compileCountries(ruleSet, layerFields: layerFields, expander: &expander,
+        let (countries, cues) = compileCountries(ruleSet, layer: fieldLayer, expander: &expander,
                                                  diagnostics: &diagnostics)
         diagnostics += expander.diagnostics
         var categorizer: Categorizer?
@@ -69,7 +68,7 @@ public enum RuleCompiler {
     /// from an unknown sender is read once its country is known. Countries are the profiles, and
     /// the countries of bank files that have none (CLDR's conventions, no cues). The copies'
     /// diagnostics are the fallback's own, already reported.
-    private static func compileCountries(_ ruleSet: RuleSet, layerFields: Set<FieldName>, expander: inout GrammarExpander,
+    private static func compileCountries(_ ruleSet: RuleSet, layer: CompiledFieldLayer?, expander: inout GrammarExpander,
                                          diagnostics: inout [Diagnostic]) -> ([CompiledCountry], NamedAlternation<Int>?) {
         let fallbacks = ruleSet.banks.filter(\.isFallback)
         guard !fallbacks.isEmpty else { return ([], nil) }
@@ -92,7 +91,7 @@ public enum RuleCompiler {
             let copies = fallbacks.map { fallback in
                 var asCountry = fallback
                 asCountry.country = profile.country.value
-                return compile(asCountry, profile: profile, layerFields: layerFields, expander: &expander,
+                return compile(asCountry, profile: profile, layer: layer, expander: &expander,
                                diagnostics: &repeated)
             }
             let (country, cue) = compileCountry(profile, fallbacks: copies, sharedCurrencies: sharedCurrencies,
@@ -225,7 +224,7 @@ public enum RuleCompiler {
     }
 
     /// A bank's settings are its own, else its country profile's, else CLDR's for the country.
-    private static func compile(_ bank: BankRules, profile: CountryProfile?, layerFields: Set<FieldName>,
+    private static func compile(_ bank: BankRules, profile: CountryProfile?, layer: CompiledFieldLayer?,
                                 expander: inout GrammarExpander, diagnostics: inout [Diagnostic]) -> CompiledBank {
         let country = bank.country?.uppercased()
         let defaults = BankDefaults(
@@ -251,7 +250,7 @@ public enum RuleCompiler {
         }
         var parsers: [CompiledParser] = []
         for parser in bank.parsers where parser.enabled {
-            if let compiled = compile(parser, bank: bank, defaults: defaults, layerFields: layerFields, expander: &expander,
+            if let compiled = compile(parser, bank: bank, defaults: defaults, layer: layer, expander: &expander,
                                       diagnostics: &diagnostics) {
                 parsers.append(compiled)
             }
@@ -260,7 +259,7 @@ public enum RuleCompiler {
                             personalSenders: personalSenders, ignore: ignore, parsers: parsers, defaults: defaults)
     }
 
-    private static func compile(_ parser: ParserRule, bank: BankRules, defaults: BankDefaults, layerFields: Set<FieldName>,
+    private static func compile(_ parser: ParserRule, bank: BankRules, defaults: BankDefaults, layer: CompiledFieldLayer?,
                                 expander: inout GrammarExpander, diagnostics: inout [Diagnostic]) -> CompiledParser? {
         let id = parser.id.value
         var matcher: FieldMatcher?
@@ -326,13 +325,18 @@ public enum RuleCompiler {
         let accountLike: [FieldName] = [.account, .card, .last4]
         let capturesAccount = accountLike.contains { matcher.captures($0) || constants[$0] != nil }
         let fromLayer = FieldName.allCases.filter { field in
-            layerFields.contains(field) && !matcher.captures(field) && constants[field] == nil
+            layer?.fields.contains(field) == true && !matcher.captures(field) && constants[field] == nil
                 && !(accountLike.contains(field) && capturesAccount)
                 && !parser.layerOff.contains(field) && (field != .channel || parser.channel == nil)
         }
+        // Each field's finders that read this bank's country's messages, chosen once here, not per
+        // message (a search of the layer's fields, and a set look-up per finder, for every transaction).
+        let finders = fromLayer.map { field in
+            (layer?.finders.first { $0.field == field }?.patterns ?? []).filter { $0.reads(country: defaults.country) }
+        }
         return CompiledParser(id: id, bankID: bank.id.value, rule: parser, matcher: matcher,
                               amount: amount, date: date, constants: constants, isFallback: bank.isFallback,
-                              layerFields: fromLayer)
+                              layerFields: fromLayer, layerFinders: finders)
     }
 
     /// Expands and compiles one pattern; a PCRE2 error is reported inside the written pattern.

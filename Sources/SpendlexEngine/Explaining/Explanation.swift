@@ -154,7 +154,7 @@ extension RuleEngine.Worker {
             switch extract(parser, from: message.text) {
             case .failure(let error): result = .limit(error)
             case .success(var raw?):
-                fillFromLayer(&raw, parser: parser, text: message.text, country: bank.defaults.country)
+                fillFromLayer(&raw, parser: parser, text: message.text)
                 result = .matched(raw.captured)
             case .success(nil):
                 if case .perField(let gate?, _) = parser.matcher,

@@ -240,7 +240,7 @@ public struct RuleEngine: Sendable {
                         withoutAmount.append(parser.id)
                         continue
                     }
-                    fillFromLayer(&raw, parser: parser, text: message.text, country: bank.defaults.country)
+                    fillFromLayer(&raw, parser: parser, text: message.text)
                     return categorized(TransactionBuilder.build(parser: parser, owner: owner, raw: raw,
                                                                 message: message, source: source, policy: policy,
                                                                 doubts: doubts))
@@ -257,8 +257,9 @@ public struct RuleEngine: Sendable {
         /// balance or a reference is looked for after a one-pattern parser's match only. A finder
         /// that hits a match limit finds nothing.
         /// Finders of formats other countries use (`countries:` in the layer) are skipped for the
-        /// banks of `country`; with no country known, every finder searches.
-        func fillFromLayer(_ raw: inout FieldValues, parser: CompiledParser, text: String, country: String?) {
+        /// banks of other countries (`CompiledParser.layerFinders`); with no country known, every
+        /// finder searches.
+        func fillFromLayer(_ raw: inout FieldValues, parser: CompiledParser, text: String) {
             guard let layer = rules.fieldLayer else { return }
             let readsKind = parser.rule.kind == nil && layer.kinds != nil
             guard readsKind || (!parser.layerFields.isEmpty && parser.layerFields.contains(where: { raw[$0] == nil })) else { return }
@@ -292,23 +293,23 @@ public struct RuleEngine: Sendable {
             // may be a digit (an ASCII digit, or a byte of another script, which may be a digit of
             // that script) is found once, from the end, where a date or an amount usually is.
             let lastDigit = Self.lastPossibleDigit(text, window)
-            for field in parser.layerFields where raw[field] == nil {
+            for (index, field) in parser.layerFields.enumerated() where raw[field] == nil {
                 if field == .channel, let channels = layer.channels {
                     // The first channel in the layer's order: a rail (UPI) before the card that carries it.
                     raw[.channel] = channels.firstInOrder(text, window, scratch: scratch)
                     continue
                 }
-                guard let finders = layer.finders.first(where: { $0.field == field })?.patterns else { continue }
+                let finders = parser.layerFinders[index]
+                if finders.isEmpty { continue }
                 // A balance or a reference follows the sentence a one-pattern parser matched ("...at
                 // AMAZON on 12-11-26. Avl Bal Rs 5,000"): they are looked for after its match, the
                 // account or card mask within it ("debited from A/c XX1234").
                 let from = (field == .balance || field == .reference) && !parser.matcher.isPerField
                     ? raw.span.map { min($0.upperBound, window.upperBound) } ?? window.lowerBound : window.lowerBound
                 guard let lastDigit, lastDigit >= from else { continue }
-                for finder in finders where finder.reads(country: country) {
-                    if let match = try? finder.pattern.firstMatch(in: text, from: from, upTo: window.upperBound, scratch: scratch),
-                       let range = match[finder.group] ?? match[0] {
-                        raw[field] = Self.slice(text, range)
+                for finder in finders {
+                    if let whole = try? finder.pattern.firstRange(in: text, from: from, upTo: window.upperBound, scratch: scratch) {
+                        raw[field] = Self.slice(text, scratch.lastGroup(finder.group) ?? whole)
                         break
                     }
                 }

@@ -50,10 +50,17 @@ public enum HTMLText {
 
     /// HTML as UTF-8 bytes to readable text (see the type's description).
     public static func text(fromHTML bytes: UnsafeRawBufferPointer) -> String {
+        converted(fromHTML: bytes).text
+    }
+
+    /// HTML as UTF-8 bytes to readable text, and whether a character reference in it wrote a
+    /// scalar from U+0300 on ("&#769;", a combining acute): then the text may need composing
+    /// (NFC) though the markup's own bytes hold nothing from U+0300 on.
+    static func converted(fromHTML bytes: UnsafeRawBufferPointer) -> (text: String, referencesFromU0300: Bool) {
         var converter = HTMLTextConverter(input: bytes)
         defer { converter.output.deallocate() }
         converter.run()
-        return converter.output.string()
+        return (converter.output.string(), converter.referencesFromU0300)
     }
 }
 
@@ -154,6 +161,8 @@ struct HTMLTextConverter {
     /// Whether the current output line has text.
     private var lineHasText = false
     private var preDepth = 0
+    /// Whether a character reference wrote a scalar from U+0300 on.
+    private(set) var referencesFromU0300 = false
 
     init(input: UnsafeRawBufferPointer) {
         self.input = input
@@ -503,6 +512,8 @@ struct HTMLTextConverter {
 
     /// Decoded reference text: whitespace and no-break spaces collapse like spaces.
     private mutating func emitDecoded(_ bytes: [UInt8]) {
+        // A lead byte from 0xCC on starts a scalar from U+0300 on (continuation bytes are below 0xC0).
+        if !referencesFromU0300, bytes.contains(where: { $0 >= 0xCC }) { referencesFromU0300 = true }
         if bytes == [0xC2, 0xA0] || (bytes.count == 1 && MIMEBytes.isWhitespace(bytes[0])) {
             if preDepth > 0 {
                 preformattedWhitespace(bytes.count == 1 ? bytes[0] : MIMEBytes.space)

@@ -152,12 +152,13 @@ struct MIMEBodyWalker {
     private mutating func appendText(_ bytes: UnsafeRawBufferPointer, charset: MIMECharset, isHTML: Bool) {
         var charset = charset
         if isHTML, charset == .unknown, let declared = MIMECharset.declaredInHTML(bytes) { charset = declared }
-        // In normalization form C (see `Message.init`): plain text checked only when the UTF-8
-        // check saw a scalar from U+0300 on; HTML's text always (an entity, "&#769;", can write a
-        // combining mark in ASCII), which costs a pass over the text, not over the markup.
+        // In normalization form C (see `Message.init`): checked only when the UTF-8 check saw a
+        // scalar from U+0300 on, or, in HTML, a character reference wrote one ("&#769;" writes a
+        // combining mark in ASCII). Checking every HTML text was a pass over each HTML body.
         let text = MIMECharset.withUTF8Text(bytes, charset: charset) { utf8, mayNeedComposing in
-            let text = isHTML ? HTMLText.text(fromHTML: utf8) : MIMEBytes.stringWithLFLineEnds(utf8)
-            return isHTML || mayNeedComposing ? NormalizingText.composed(text) : text
+            let (text, fromReferences) = isHTML
+                ? HTMLText.converted(fromHTML: utf8) : (MIMEBytes.stringWithLFLineEnds(utf8), false)
+            return mayNeedComposing || fromReferences ? NormalizingText.composed(text) : text
         }
         if isHTML {
             html.append(text)
