@@ -323,13 +323,13 @@ public struct RuleEngine: Sendable {
         static func endOfNextParagraph(in text: String, from offset: Int, upTo end: Int) -> Int {
             text.withUTF8Bytes { bytes in
                 let end = min(end, bytes.count)
+                guard let base = bytes.baseAddress, offset < end else { return end }
                 var index = offset
                 var breaks = 0
-                while index < end {
-                    guard bytes[index] == 0x0A else {
-                        index += 1
-                        continue
-                    }
+                // Line feed to line feed with memchr: a byte at a time, this was a tenth of the
+                // layer's cost on the reference corpus.
+                while index < end, let found = memchr(base + index, 0x0A, end - index) {
+                    index = found.assumingMemoryBound(to: UInt8.self) - UnsafeMutablePointer(mutating: base)
                     // A line feed: a blank line follows when only blanks come before the next one.
                     var next = index + 1
                     while next < end, bytes[next] == 0x20 || bytes[next] == 0x09 || bytes[next] == 0x0D { next += 1 }

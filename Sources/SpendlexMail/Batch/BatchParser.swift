@@ -362,7 +362,7 @@ public struct BatchParser: Sendable {
                               into result: inout BatchResult) {
         // HTML parts are converted only when the plain text is missing or does not parse.
         let decoded = MIMEDecoder.bodyPreferringPlain(of: email.bytes, headers: headers, maxDepth: options.maxMIMEDepth)
-        let message = Message(id: route.messageID ?? "sha:" + StableHash.hex(email.bytes), text: decoded.body.text,
+        var message = Message(id: route.messageID ?? "sha:" + StableHash.hex(email.bytes), text: decoded.body.text,
                               sender: route.from, subject: headers.subject, receivedAt: headers.date,
                               channel: .email, file: email.file, offset: email.offset, textIsComposed: true)
         if route.senderBanks.isEmpty && !route.fallback && !options.decodeAllSenders {
@@ -385,11 +385,11 @@ public struct BatchParser: Sendable {
             }
             return
         }
-        let read = EmailParsing.parse(email.bytes, headers: headers, decoded: decoded, message: message,
+        let read = EmailParsing.parse(email.bytes, headers: headers, decoded: decoded, message: &message,
                                       maxMIMEDepth: options.maxMIMEDepth) {
             worker.parse($0, senderBanks: route.senderBanks)
         }
-        result.account(read.outcome, message: read.message, writer: writer, worker: worker, options: options,
+        result.account(read.outcome, message: message, writer: writer, worker: worker, options: options,
                        mimeProblems: read.body.problems)
     }
 }

@@ -5,22 +5,21 @@ import SpendlexEngine
 /// part's text when the plain part is a stub that does not parse ("view this mail in a
 /// browser"), or is read only by a fallback: then a bank's own parser reading the HTML wins.
 package enum EmailParsing {
-    /// `message` is the email with its plain text (`decoded.body.text`); `parse` parses a
-    /// message, routed as the caller decides. Returns the message as parsed (with the HTML's
-    /// text when that was what was read, or when neither part parsed), its outcome, and the
-    /// body (with its HTML part when it had to be converted).
+    /// `message` is the email with its plain text (`decoded.body.text`), left as parsed (with the
+    /// HTML's text when that was what was read, or when neither part parsed): changed in place,
+    /// not copied in and out, for every email of a batch. `parse` parses a message, routed as the
+    /// caller decides. Returns the outcome and the body (with its HTML part when it had to be converted).
     package static func parse(_ bytes: [UInt8], headers: EmailHeaders, decoded: (body: EmailBody, htmlSkipped: Bool),
-                              message: Message, maxMIMEDepth: Int = MIMEDecoder.defaultMaxDepth,
+                              message: inout Message, maxMIMEDepth: Int = MIMEDecoder.defaultMaxDepth,
                               parse: (Message) -> ParseOutcome)
-        -> (message: Message, outcome: ParseOutcome, body: EmailBody)
+        -> (outcome: ParseOutcome, body: EmailBody)
     {
-        var message = message
         var body = decoded.body
         var outcome = parse(message)
         let onlyFallback = outcome.transaction?.confidenceParts.contains(.fallbackParser) == true
         var unmatched = false
         if case .unmatched = outcome { unmatched = true }
-        guard unmatched || onlyFallback else { return (message, outcome, body) }
+        guard unmatched || onlyFallback else { return (outcome, body) }
         if decoded.htmlSkipped { body = MIMEDecoder.body(of: bytes, headers: headers, maxDepth: maxMIMEDepth) }
         let plain = message.text
         if let html = body.html, html != plain {
@@ -33,6 +32,6 @@ package enum EmailParsing {
                 message.text = plain  // the transaction kept was read from the plain text
             }
         }
-        return (message, outcome, body)
+        return (outcome, body)
     }
 }

@@ -41,12 +41,12 @@ package enum PostedMessage {
             throw .invalidEmail("not an email: \(error)")
         }
         let decoded = MIMEDecoder.bodyPreferringPlain(of: bytes, headers: headers, maxDepth: maxMIMEDepth)
-        let message = Message(id: input.id ?? headers.messageID ?? "sha:" + StableHash.hex(bytes), text: decoded.body.text,
+        var message = Message(id: input.id ?? headers.messageID ?? "sha:" + StableHash.hex(bytes), text: decoded.body.text,
                               sender: headers.fromAddress ?? input.sender, subject: headers.subject,
                               receivedAt: headers.date ?? input.receivedAt.flatMap(parseTimestamp), channel: .email,
                               textIsComposed: true)
-        let read = EmailParsing.parse(bytes, headers: headers, decoded: decoded, message: message,
+        let read = EmailParsing.parse(bytes, headers: headers, decoded: decoded, message: &message,
                                       maxMIMEDepth: maxMIMEDepth) { worker.parse($0) }
-        return (read.message, read.outcome)
+        return (message, read.outcome)
     }
 }
