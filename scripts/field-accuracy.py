@@ -2,7 +2,7 @@
 """Per-field accuracy of an engine's output against a labelled corpus, overall and on the part
 read without a bank-specific parser: what the generalization issue measures.
 
-    scripts/field-accuracy.py CORPUS.jsonl OUTPUT.jsonl [--fields amount,currency]
+    scripts/field-accuracy.py CORPUS.jsonl OUTPUT.jsonl [--fields amount,currency] [--why]
 
 Compares fields the way ../shared/conformance/score.py does (its functions are imported). A
 message is in the "no bank parser" part when its transaction came from the fallback
@@ -23,6 +23,8 @@ def main():
     parser.add_argument("corpus")
     parser.add_argument("output")
     parser.add_argument("--fields", default="amount,currency")
+    parser.add_argument("--why", action="store_true",
+                        help="also count why fields were wrong (no transaction, left out, another value)")
     args = parser.parse_args()
     fields = args.fields.split(",")
     messages = score.load(args.corpus)
@@ -30,6 +32,8 @@ def main():
     for tx in score.load(args.output):
         by_id.setdefault(score.source_id(tx), tx)
     totals = {"all": {f: [0, 0] for f in fields}, "no bank parser": {f: [0, 0] for f in fields}}
+    # Why a field was wrong, per part: no transaction at all, the field left out, or another value.
+    misses = {part: {f: {"no transaction": 0, "left out": 0, "other value": 0} for f in fields} for part in totals}
     counts = {"all": 0, "no bank parser": 0}
     for message in messages:
         if message.get("negative"):
@@ -48,11 +52,19 @@ def main():
                 got = score.actual_value(tx, field) if tx is not None else None
                 if tx is not None and score.same(field, expected[field], got):
                     totals[part][field][0] += 1
+                else:
+                    why = "no transaction" if tx is None else "left out" if got in (None, "") else "other value"
+                    misses[part][field][why] += 1
     for part in ("all", "no bank parser"):
         figures = ", ".join(
             f"{field} {right}/{total} = {right / total:.3f}" if total else f"{field} -"
             for field, (right, total) in totals[part].items())
         print(f"{part} ({counts[part]} messages): {figures}")
+        if args.why:
+            for field in fields:
+                counted = {why: n for why, n in misses[part][field].items() if n}
+                if counted:
+                    print(f"  {field} wrong: " + ", ".join(f"{why} {n}" for why, n in counted.items()))
 
 
 if __name__ == "__main__":
