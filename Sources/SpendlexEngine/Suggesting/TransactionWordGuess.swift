@@ -35,6 +35,13 @@ struct TransactionWordGuess {
         ("atm", try! Pattern(#"\bATM\b"#)),
     ]
 
+    /// Whether `word` is a verb or noun of money moving one way ("debited", "received"): two
+    /// messages that differ in one are not one format.
+    static func isDirectionWord(_ word: String) -> Bool {
+        let scratch = MatchScratch()
+        return ((try? debit.matches(word, scratch: scratch)) ?? false) || ((try? credit.matches(word, scratch: scratch)) ?? false)
+    }
+
     /// Guesses from `text` (the alert without its tail). `merchantCue` is the word before the
     /// merchant ("at", "di", "from"), if one was found: paying *at* a merchant is a purchase.
     init(text: String, merchantCue: String?) {
