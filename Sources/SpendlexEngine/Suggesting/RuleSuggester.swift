@@ -1,4 +1,5 @@
 import Foundation
+import PCRE2
 import SpendlexRules
 
 /// What `spendlex suggest` asks for beyond the messages.
@@ -72,6 +73,8 @@ public struct RuleSuggester {
         let worker = engine.makeWorker()
         let generalizer = PatternGeneralizer(fragments: engine.rules.rules.fragments, country: options.country)
         var pending: [(Message, GeneralizedMessage)] = []
+        let fallbacks = engine.rules.banks.filter(\.isFallback)
+        let scratch = MatchScratch()
         let fallbackParsers = Set(engine.rules.banks.filter(\.isFallback).flatMap { $0.parsers.map(\.id) })
         for original in messages {
             var message = original
@@ -98,7 +101,9 @@ public struct RuleSuggester {
                 notes.append("message \(message.id): no amount with a currency found; skipped")
                 continue
             }
-            let sender = SenderKind.classify(message)
+            let sender = SenderKind.classify(message, personalSender: fallbacks.contains {
+                $0.isPersonalSender(message.sender, scratch: scratch)
+            })
             if sender.kind.isRefused {
                 notes.append("message \(message.id): refused, \(sender.reason ?? sender.kind.rawValue); skipped")
                 continue

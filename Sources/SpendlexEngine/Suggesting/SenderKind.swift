@@ -23,12 +23,14 @@ public enum SenderKind: String, Sendable, Equatable {
     public var isRefused: Bool { self != .bank }
 
     /// The kind of sender of `message`, with the reason for a refusal (nil for `.bank`).
-    public static func classify(_ message: Message) -> (kind: SenderKind, reason: String?) {
+    /// `personalSender`: the loaded rules name the sender a person's (a fallback file's
+    /// `personal_senders`); a phone number is one too without them.
+    public static func classify(_ message: Message, personalSender: Bool = false) -> (kind: SenderKind, reason: String?) {
         let text = (message.subject.map { $0 + "\n" } ?? "") + message.text
         let scratch = MatchScratch()
         let bankCues = count(Cues.bank, in: text, scratch: scratch)
         let sender = message.sender?.trimmingCharacters(in: .whitespaces) ?? ""
-        if isPhoneNumber(sender) {
+        if personalSender || isPhoneNumber(sender) {
             let conversation = count(Cues.conversation, in: text, scratch: scratch)
             if bankCues == 0 || conversation > bankCues {
                 return (.person, "a phone number whose text reads as conversation (\(conversation) conversational cue\(conversation == 1 ? "" : "s"), \(bankCues) bank word\(bankCues == 1 ? "" : "s"))")

@@ -57,4 +57,11 @@ struct SuggestSenderKindTests {
         #expect(!SenderKind.isPhoneNumber("VM-HDFCBK"))
         #expect(!SenderKind.isPhoneNumber("alerts@bank.com"))
     }
+
+    /// A sender the loaded rules call a person's (a fallback's `personal_senders`) is judged as a phone number.
+    @Test func aSenderTheRulesNamePersonalIsJudgedAsAPerson() {
+        let message = Message(id: "m", text: "Sent you the 500 for dinner, see you at 8", sender: "55501")
+        #expect(SenderKind.classify(message).kind == .bank)
+        #expect(SenderKind.classify(message, personalSender: true).kind == .person)
+    }
 }
