@@ -270,7 +270,8 @@ enum DraftBankGuess {
                          senders: patterns, notes: notes)
     }
 
-    /// `VM-HDFCBK` → `hdfcbk`; `alerts@mail.bankofireland.co.uk` → `bankofireland`.
+    /// `VM-HDFCBK` → `hdfcbk`; `alerts@mail.bankofireland.co.uk` → `bankofireland`;
+    /// `com.phonepe.app` → `phonepe`.
     static func bankID(fromSender sender: String) -> String? {
         let lower = sender.lowercased()
         var candidate: String
@@ -283,6 +284,10 @@ enum DraftBankGuess {
                 labels.removeLast()
             }
             candidate = labels.last ?? ""
+        } else if isPackageName(lower) {
+            // An app's package name (`com.phonepe.app`, `in.amazon.mShop.android.shopping`): its
+            // second label names the organisation.
+            candidate = String(lower.split(separator: ".")[1])
         } else {
             let parts: [Substring] = lower.split(separator: "-")
             candidate = parts.max { $0.count < $1.count }.map(String.init) ?? lower
@@ -292,6 +297,14 @@ enum DraftBankGuess {
             return nil
         }
         return candidate
+    }
+
+    /// Whether a sender is an app's package name: dot-separated labels of letters, digits and
+    /// `_`, the first a top-level domain of two or three letters.
+    static func isPackageName(_ sender: String) -> Bool {
+        let labels = sender.split(separator: ".", omittingEmptySubsequences: false)
+        return labels.count >= 2 && (2...3).contains(labels[0].count) && labels[0].allSatisfy(\.isLetter)
+            && labels.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } }
     }
 
     /// SMS ids with an operator prefix (`VM-HDFCBK`) as `*-HDFCBK`; others as they are.

@@ -87,7 +87,7 @@ public enum SenderKind: String, Sendable, Equatable {
             #"(?i)(?:\b(?-i:I|I'm|I'll|I've|I'd)\b|\b(?:me|my|we|us|our|mate|bro|dude|hey|thanks|thx|pls|plz|lol|tonight|tomorrow|yesterday)\b|\?|\b(?:can|could|would|will|did|do) (?:you|u)\b)"#)
         /// A shop's order, shipping or receipt wording, in several languages.
         static let order = try! Pattern(
-            #"(?i)\b(?:(?:your|the)\s+order\b|order\s*(?:#|no\.?\s|number\b|id\b)|order\s+confirm(?:ation|ed)|thank(?:s| you) for (?:your |shopping)(?:order|purchase|with us)?|has\s+(?:been\s+)?(?:shipped|dispatched)|tracking\s+number|delivery\s+address|shipping\s+address|(?:tu|su)\s+pedido|votre\s+commande|Ihre\s+Bestellung|seu\s+pedido|pesanan\s+anda)|\b(?:e-?)?receipt\s+(?:for|from|#|no)"#)
+            #"(?i)\b(?:(?:your|the)\s+order\b|order\s*(?:#|no\.?\s|number\b|id\b)|order\s+confirm(?:ation|ed)|thank(?:s| you) for (?:your (?:order|purchase)|shopping with)|has\s+(?:been\s+)?(?:shipped|dispatched)|tracking\s+number|delivery\s+address|shipping\s+address|(?:tu|su)\s+pedido|votre\s+commande|Ihre\s+Bestellung|seu\s+pedido|pesanan\s+anda)|\b(?:e-?)?receipt\s+(?:for|from|#|no)"#)
         /// A newsletter's or marketing mail's wording.
         static let newsletter = try! Pattern(
             #"(?i)\b(?:unsubscribe|newsletter|view (?:this (?:e-?mail|message) )?in (?:your |a |the )?browser|manage (?:your )?(?:e-?mail )?preferences|email preferences|opt[ -]out|abmelden|se d[ée]sabonner|d[ée]sinscri(?:re|ption)|darse de baja|cancelar (?:a )?inscri[çc][ãa]o)\b"#)

@@ -10,6 +10,8 @@ struct SuggestSenderAndShapeTests {
         #expect(SenderGroups.key(forSender: "AD-KOTAKB") == "kotakb")
         #expect(SenderGroups.key(forSender: "VM-KOTAKB") == "kotakb")
         #expect(SenderGroups.key(forSender: "+447700900123") == "+447700900123")
+        #expect(SenderGroups.key(forSender: "com.phonepe.app") == "phonepe")
+        #expect(SenderGroups.key(forSender: "in.amazon.mShop.android.shopping") == "amazon")
         #expect(SenderGroups.key(forSender: "  ") == nil)
         let groups = SenderGroups([
             Message(id: "1", text: "a", sender: "AD-KOTAKB"), Message(id: "2", text: "b", sender: "alerts@mybank.co.uk"),

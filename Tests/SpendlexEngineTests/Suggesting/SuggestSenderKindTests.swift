@@ -41,6 +41,11 @@ struct SuggestSenderKindTests {
         SenderCase("receipts@bakery.example", subject: "Receipt from Corner Bakery",
                    "Receipt for your purchase: £4.20. Card ending 1234.", .shop),
         SenderCase(nil, "You spent £4.20 at PRET on 01/02/2026", .bank),
+        // A bank thanking for a card payment is no shop (the bundled IndusInd and Amex examples).
+        SenderCase("@indusind.com", subject: "Payment received",
+                   "Dear Customer, thank you for your Payment of INR 1,234.56 towards your IndusInd Bank Credit Card on 18/07/2026", .bank),
+        SenderCase("AmericanExpress@welcome.americanexpress.com", subject: "Thanks for your payment",
+                   "Thank you for your payment\nWe received your payment.\nPayment amount:\n$1,044.97", .bank),
     ])
     func classifies(_ example: SenderCase) {
         let message = Message(id: "m", text: example.text, sender: example.sender, subject: example.subject,
