@@ -11,17 +11,15 @@ struct ExistingExamplesCheck {
     /// Their own test run.
     let baseline: RuleTestReport
 
-    /// The parsers that change no result, and for each one dropped the first case it breaks.
-    /// Each parser is tried alone only when the whole draft breaks something.
-    func parsersKeepingResults(_ parsers: [DraftParser], bank: DraftBank) -> (kept: [DraftParser], dropped: [(String, String)]) {
-        guard !baseline.cases.isEmpty, let broken = firstBroken(DraftWriter.write(bank, parsers: parsers)) else {
-            return (parsers, [])
-        }
+    /// The parsers that change no result alone, and for each one dropped the first case it
+    /// breaks; `broken` is the case the whole draft breaks.
+    func parsersKeepingResults(_ parsers: [DraftParser], bank: DraftBank, broken: String)
+        -> (kept: [DraftParser], dropped: [(String, String)]) {
         var kept: [DraftParser] = []
         var dropped: [(String, String)] = []
         for parser in parsers {
-            if let case_ = firstBroken(DraftWriter.write(bank, parsers: [parser])) {
-                dropped.append((parser.id, case_))
+            if let brokenCase = firstBroken(DraftWriter.write(bank, parsers: [parser])) {
+                dropped.append((parser.id, brokenCase))
             } else {
                 kept.append(parser)
             }
@@ -75,6 +73,7 @@ struct ExistingExamplesCheck {
     /// The name of the first case that passed without the draft and does not with it, or nil.
     /// A draft that does not load beside the rules (a clash) breaks "loading".
     func firstBroken(_ yaml: String) -> String? {
+        guard !baseline.cases.isEmpty else { return nil }
         var ruleSet = engine.rules.rules
         var diagnostics: [Diagnostic] = []
         RuleLoader.load(text: yaml, path: DraftCompiler.path, into: &ruleSet, diagnostics: &diagnostics)

@@ -75,7 +75,7 @@ public struct RuleSuggester {
         var pending: [(Message, GeneralizedMessage)] = []
         let fallbacks = engine.rules.banks.filter(\.isFallback)
         let scratch = MatchScratch()
-        let fallbackParsers = Set(engine.rules.banks.filter(\.isFallback).flatMap { $0.parsers.map(\.id) })
+        let fallbackParsers = Set(fallbacks.flatMap { $0.parsers.map(\.id) })
         for original in messages {
             var message = original
             message.text = CardNumberMasker.mask(original.text)
@@ -129,9 +129,9 @@ public struct RuleSuggester {
             .map(\.element)
         var parsers = Self.parsers(for: groups, bank: bank)
         var result = RuleSuggestion(bank: bank, parsers: [], yaml: nil, notes: notes, testReport: nil)
-        // The loop may run again after a draft is dropped for changing an existing result.
         // Fill the examples from the whole file (an earlier draft may take a later one's
-        // example), then check the file as `spendlex test` would; drop what fails.
+        // example), then check the file as `spendlex test` would; drop what fails. Then check it
+        // beside the loaded rules; a narrowed or smaller draft goes round again.
         for _ in 0..<6 where !parsers.isEmpty {
             let (engine, errors) = compiler.compile(DraftWriter.write(bank, parsers: parsers))
             guard errors.isEmpty else {
@@ -153,7 +153,8 @@ public struct RuleSuggester {
                 let before = baseline ?? RuleTestRunner.run(self.engine)
                 baseline = before
                 let check = ExistingExamplesCheck(engine: self.engine, baseline: before)
-                if bank.detect.isEmpty, let broken = check.firstBroken(yaml) {
+                if let broken = check.firstBroken(yaml) {
+                    // Narrowed with `detect` when that is enough, else the offending parsers dropped.
                     let memberIDs = Set(parsers.flatMap(\.members).map(\.id))
                     let amounts = pending.filter { memberIDs.contains($0.0.id) }.compactMap { $0.1.slot(for: .amount)?.raw }
                     if let narrowed = check.narrowed(bank, parsers: parsers, amounts: amounts) {
@@ -162,12 +163,10 @@ public struct RuleSuggester {
                         result.bank = bank
                         continue
                     }
-                }
-                let (kept, dropped) = check.parsersKeepingResults(parsers, bank: bank)
-                for (id, broken) in dropped {
-                    result.notes.append("draft \(id) dropped: it changes the result of \(broken)")
-                }
-                if kept.count < parsers.count {
+                    let (kept, dropped) = check.parsersKeepingResults(parsers, bank: bank, broken: broken)
+                    for (id, broken) in dropped {
+                        result.notes.append("draft \(id) dropped: it changes the result of \(broken)")
+                    }
                     parsers = kept
                     continue
                 }

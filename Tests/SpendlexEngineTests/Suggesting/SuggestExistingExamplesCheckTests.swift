@@ -31,6 +31,18 @@ struct SuggestExistingExamplesCheckTests {
         #expect(check.firstBroken(yaml) == nil)
     }
 
+    /// The same draft when its messages write the currency two ways: no `detect` fits them
+    /// all, so the parser is dropped rather than written to take the Australian example.
+    @Test func aDraftThatCannotBeNarrowedIsDropped() throws {
+        let suggestion = RuleSuggester(engine: Self.bundled).suggest([
+            Message(id: "m1", text: "You spent €12.50 at TESCO on 21/11/2026", sender: "BOI"),
+            Message(id: "m2", text: "You spent EUR 3.99 at SPAR on 22/11/2026", sender: "BOI"),
+        ])
+        #expect(suggestion.yaml == nil)
+        #expect(suggestion.notes.contains { $0.contains("dropped: it changes the result of country.au example 1") },
+                "\(suggestion.notes)")
+    }
+
     @Test func aDraftWithAnExistingBanksIDDoesNotLoadBesideTheRules() throws {
         let check = ExistingExamplesCheck(engine: Self.bundled, baseline: RuleTestRunner.run(Self.bundled))
         let bank = DraftBank(id: "hdfc", name: "HDFC", currency: "INR", senders: ["*-NEWBNK"])
