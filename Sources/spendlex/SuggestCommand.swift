@@ -21,7 +21,7 @@ struct Suggest: ParsableCommand {
             was made from. With --out-dir, each draft is written to DIR/<bank id>.yaml; without, \
             the drafts go to stdout, several separated by '---' lines (one file each: split them). \
             --bank-id takes all messages as one bank's, whatever their senders; --bank-name needs \
-            --bank-id or a single sender; --country applies to every draft. Exits 1 when nothing \
+            --bank-id or drafts for a single sender; --country applies to every draft. Exits 1 when nothing \
             could be drafted.
             """
     )
@@ -45,7 +45,7 @@ struct Suggest: ParsableCommand {
     @Option(name: .customLong("bank-id"), help: "The bank's id; all messages are drafted as this one bank's (default: one bank per sender, its id from the sender, else newbank).")
     var bankID: String?
 
-    @Option(name: .customLong("bank-name"), help: "The bank's display name (with --bank-id, or when the messages have one sender).")
+    @Option(name: .customLong("bank-name"), help: "The bank's display name (with --bank-id, or when drafts are made for one sender only).")
     var bankName: String?
 
     @Option(name: .long, help: "Every drafted bank's country, ISO 3166-1 alpha-2 (default: guessed from each one's currency).")
@@ -71,22 +71,23 @@ struct Suggest: ParsableCommand {
             Message(id: "text\(index + 1)", text: text, sender: sender,
                     channel: sender != nil ? .sms : .unknown)
         }
-        if bankName != nil && bankID == nil {
-            let senders = SenderGroups(messages).groups
-            if senders.count > 1 {
-                throw ValidationError("--bank-name names one bank, but the messages come from \(senders.count) senders (\(senders.map { $0.key ?? "none" }.joined(separator: ", "))): give --bank-id too to draft them as one bank, or leave --bank-name out")
-            }
-        }
         let suggestions = RuleSuggester(engine: engine, options: SuggestOptions(
             bankID: bankID, bankName: bankName, country: country)).suggestBanks(messages)
-        Stderr.write(suggestions.flatMap(\.notes).map { "note: \($0)\n" }.joined())
         let drafted = suggestions.filter { $0.yaml != nil }
+        // --bank-name names one bank: senders refused or with nothing to draft do not count.
+        if bankName != nil && bankID == nil && drafted.count > 1 {
+            throw ValidationError("--bank-name names one bank, but drafts were made for \(drafted.count) senders (\(drafted.map(\.bank.id).joined(separator: ", "))): give --bank-id too to draft them as one bank, or leave --bank-name out")
+        }
+        Stderr.write(suggestions.flatMap(\.notes).map { "note: \($0)\n" }.joined())
         guard !drafted.isEmpty else {
             Stderr.write("nothing to suggest\n")
             throw ExitStatus.findings
         }
         if let outDir {
-            try FileManager.default.createDirectory(atPath: outDir, withIntermediateDirectories: true)
+            do { try FileManager.default.createDirectory(atPath: outDir, withIntermediateDirectories: true) } catch {
+                Stderr.write("error: cannot create \(outDir): \(error.localizedDescription)\n")
+                throw ExitStatus.internalError
+            }
         }
         for (index, suggestion) in drafted.enumerated() {
             guard let yaml = suggestion.yaml else { continue }

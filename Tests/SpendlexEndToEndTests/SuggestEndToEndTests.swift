@@ -171,5 +171,15 @@ struct SuggestEndToEndTests {
         let result = try spendlex(["suggest", "--unmatched", input.path, "--bank-name", "My Bank"])
         #expect(result.status == 64)
         #expect(result.stderr.contains("--bank-name"))
+
+        // One bank and a person: the person is refused, so --bank-name names the one draft.
+        let folder = try bankFolder(country: "gb")
+        let oneBank = folder.appendingPathComponent("one-bank.jsonl")
+        let lines = try String(contentsOf: input, encoding: .utf8).split(separator: "\n")
+            .filter { $0.contains("thamesmutual") || $0.contains("person-1") }
+        try (lines.joined(separator: "\n") + "\n").write(to: oneBank, atomically: true, encoding: .utf8)
+        let named = try spendlex(["suggest", "--unmatched", oneBank.path, "--bank-name", "Thames Mutual"])
+        #expect(named.status == 0, "\(named.stderr)")
+        #expect(named.stdout.contains("\nbank: 'Thames Mutual'\nid: thamesmutual\n"))
     }
 }
