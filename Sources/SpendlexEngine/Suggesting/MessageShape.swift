@@ -196,19 +196,19 @@ struct MessageShape {
             case let (mine?, nil):
                 let a = tokens[mine]
                 guard !a.isSlot, a.kind == .name || a.kind == .word else { close(); continue }
+                let isName = a.kind == .name ? 1 : 0
                 if var run = current {
                     run.end = a.range.upperBound
+                    run.names += isName
                     run.gaps += 1
                     run.words += 1
                     current = run
                 } else {
-                    current = (a.range.lowerBound, a.range.upperBound, 0, 1, 1)
+                    current = (a.range.lowerBound, a.range.upperBound, isName, 1, 1)
                 }
             case let (nil, theirs?):
-                // A word only the other message has: the run here may be longer there.
-                if current != nil, other.tokens[theirs].kind == .name { current?.gaps += 1 } else if current == nil {
-                    continue
-                }
+                // A name only the other message has: the run here is longer there.
+                if other.tokens[theirs].kind == .name { current?.gaps += 1 }
             case (nil, nil):
                 continue
             }
