@@ -6,12 +6,23 @@ import SpendlexRules
 
 struct Suggest: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Draft a parser in YAML for messages no parser reads.",
+        abstract: "Draft bank parsers in YAML for messages no parser reads.",
         discussion: """
-            Generalizes each message into a pattern from the loaded grammars (amounts, dates, times, \
-            account masks, references, a merchant), groups messages one pattern serves, and prints a \
-            complete bank file whose examples pass `spendlex test`. Messages the loaded rules already \
-            read are skipped with a note on stderr. Exits 1 when nothing could be drafted.
+            Groups the messages by sender (an e-mail domain, an SMS sender id without its operator \
+            prefix; messages without a sender form one group) and drafts one bank file per sender, \
+            named for it (alerts@mybank.co.uk: mybank; AD-KOTAKB: kotakb). Within a sender, messages \
+            of one shape share a parser: what never varies stays literal, amounts, dates, times, \
+            masks and references become grammar slots, and the merchant or counterparty a capture. \
+            Personal senders (a phone number whose text reads as conversation), newsletters and \
+            shops' order mails and receipts are refused, and messages the loaded rules already read \
+            or ignore are skipped, each with a note on stderr. Every draft passes `spendlex test` \
+            and, loaded beside the rules, changes no existing example's result (a parser that would \
+            is dropped, with a note). stderr lists what each draft extracts from every message it \
+            was made from. With --out-dir, each draft is written to DIR/<bank id>.yaml; without, \
+            the drafts go to stdout, several separated by '---' lines (one file each: split them). \
+            --bank-id takes all messages as one bank's, whatever their senders; --bank-name needs \
+            --bank-id or drafts for a single sender; --country applies to every draft. Exits 1 when nothing \
+            could be drafted.
             """
     )
 
@@ -27,13 +38,17 @@ struct Suggest: ParsableCommand {
         "A JSON Lines file of messages, as `spendlex parse --unmatched FILE` writes it.", valueName: "file"))
     var unmatched: String?
 
-    @Option(name: .customLong("bank-id"), help: "The bank's id (default: guessed from the senders, else newbank).")
+    @Option(name: .customLong("out-dir"), help: ArgumentHelp(
+        "Write each draft to DIR/<bank id>.yaml (default: all drafts to stdout).", valueName: "dir"))
+    var outDir: String?
+
+    @Option(name: .customLong("bank-id"), help: "The bank's id; all messages are drafted as this one bank's (default: one bank per sender, its id from the sender, else newbank).")
     var bankID: String?
 
-    @Option(name: .customLong("bank-name"), help: "The bank's display name.")
+    @Option(name: .customLong("bank-name"), help: "The bank's display name (with --bank-id, or when drafts are made for one sender only).")
     var bankName: String?
 
-    @Option(name: .long, help: "The bank's country, ISO 3166-1 alpha-2 (default: guessed from the currency).")
+    @Option(name: .long, help: "Every drafted bank's country, ISO 3166-1 alpha-2 (default: guessed from each one's currency).")
     var country: String?
 
     func validate() throws {
@@ -56,16 +71,48 @@ struct Suggest: ParsableCommand {
             Message(id: "text\(index + 1)", text: text, sender: sender,
                     channel: sender != nil ? .sms : .unknown)
         }
-        let suggestion = RuleSuggester(engine: engine, options: SuggestOptions(
-            bankID: bankID, bankName: bankName, country: country)).suggest(messages)
-        Stderr.write(suggestion.notes.map { "note: \($0)\n" }.joined())
-        guard let yaml = suggestion.yaml else {
+        let suggestions = RuleSuggester(engine: engine, options: SuggestOptions(
+            bankID: bankID, bankName: bankName, country: country)).suggestBanks(messages)
+        let drafted = suggestions.filter { $0.yaml != nil }
+        // --bank-name names one bank: senders refused or with nothing to draft do not count.
+        if bankName != nil && bankID == nil && drafted.count > 1 {
+            throw ValidationError("--bank-name names one bank, but drafts were made for \(drafted.count) senders (\(drafted.map(\.bank.id).joined(separator: ", "))): give --bank-id too to draft them as one bank, or leave --bank-name out")
+        }
+        Stderr.write(suggestions.flatMap(\.notes).map { "note: \($0)\n" }.joined())
+        guard !drafted.isEmpty else {
             Stderr.write("nothing to suggest\n")
             throw ExitStatus.findings
         }
-        print(yaml, terminator: "")
-        let covered = suggestion.parsers.reduce(0) { $0 + $1.covers }
-        Stderr.write("\(suggestion.parsers.count) draft\(suggestion.parsers.count == 1 ? "" : "s") for \(covered) message\(covered == 1 ? "" : "s"); \(suggestion.testReport?.summary ?? "")\n")
+        if let outDir {
+            do { try FileManager.default.createDirectory(atPath: outDir, withIntermediateDirectories: true) } catch {
+                Stderr.write("error: cannot create \(outDir): \(error.localizedDescription)\n")
+                throw ExitStatus.internalError
+            }
+        }
+        for (index, suggestion) in drafted.enumerated() {
+            guard let yaml = suggestion.yaml else { continue }
+            let id = suggestion.bank.id
+            if let outDir {
+                let path = URL(fileURLWithPath: outDir).appendingPathComponent("\(id).yaml").path
+                do { try yaml.write(toFile: path, atomically: true, encoding: .utf8) } catch {
+                    Stderr.write("error: cannot write \(path): \(error.localizedDescription)\n")
+                    throw ExitStatus.internalError
+                }
+                Stderr.write("wrote \(path)\n")
+            } else {
+                if index > 0 { print("---") }
+                print(yaml, terminator: "")
+            }
+            for extraction in suggestion.extractions {
+                let fields = extraction.fields.map { "\($0.field.rawValue)=\($0.value)" }.joined(separator: " ")
+                Stderr.write("\(id): message \(extraction.messageID): \(extraction.parser.map { "\($0): \(fields)" } ?? "read by no draft")\n")
+            }
+            let covered = suggestion.parsers.reduce(0) { $0 + $1.covers }
+            Stderr.write("\(id): \(suggestion.parsers.count) draft\(suggestion.parsers.count == 1 ? "" : "s") for \(covered) message\(covered == 1 ? "" : "s"); \(suggestion.testReport?.summary ?? "")\n")
+        }
+        if drafted.count > 1 && outDir == nil {
+            Stderr.write("note: \(drafted.count) bank files, separated by '---' lines; --out-dir DIR writes one file per bank\n")
+        }
     }
 
     /// The messages of a JSON Lines file; unreadable lines are reported and skipped.

@@ -7,6 +7,8 @@ final class DraftGroup {
     let generalized: GeneralizedMessage
     /// Its full pattern, for grouping by skeleton.
     let skeleton: String
+    /// The first message's typed tokens, for grouping by shape.
+    let shape: MessageShape
     /// The pattern that compiled and read the first message as intended.
     let pattern: String
     /// The fields that pattern captures.
@@ -21,6 +23,7 @@ final class DraftGroup {
          first: Message, engine: RuleEngine, bankID: String) {
         self.generalized = generalized
         self.skeleton = skeleton
+        self.shape = MessageShape(generalized)
         self.pattern = pattern
         self.captured = captured
         self.members = [first]
@@ -40,8 +43,12 @@ final class DraftGroup {
 }
 
 /// Groups unmatched messages so that one draft serves many: a message joins the first draft
-/// that reads it or whose skeleton it shares; otherwise it starts a new draft, built with the
-/// richest pattern that compiles and reads it as intended, falling back to fewer fields.
+/// that reads it or whose skeleton it shares; else the first draft of its shape (`MessageShape`:
+/// the same typed tokens but for names, numbers and a few words), whose pattern is widened
+/// where the two differ (a varying name becomes the merchant slot, other varying words `\S+`)
+/// when the widened pattern reads every message of the draft; otherwise it starts a new draft,
+/// built with the richest pattern that compiles and reads it as intended, falling back to
+/// fewer fields.
 struct DraftGrouping {
     /// The parser id drafts are tried under, before they get their real ids.
     static let probeID = "draft.probe"
@@ -68,11 +75,34 @@ struct DraftGrouping {
             group.add(message)
             return
         }
+        let shape = MessageShape(generalized)
+        for (index, group) in groups.enumerated() where group.shape.isSameShape(as: shape) {
+            if let widened = widen(group, toRead: message, shape: shape) {
+                groups[index] = widened
+                return
+            }
+        }
         guard let skeleton, let group = draft(generalized, for: message, skeleton: skeleton) else {
             undrafted.append(message)
             return
         }
         groups.append(group)
+    }
+
+    /// `group` re-drafted from its first message with the literal words that vary between it
+    /// and `message` made slots; nil when nothing varies or the widened draft does not read
+    /// every message of the group and the new one.
+    private func widen(_ group: DraftGroup, toRead message: Message, shape: MessageShape) -> DraftGroup? {
+        let runs = group.shape.varyingRuns(against: shape)
+        guard !runs.isEmpty, let first = group.members.first else { return nil }
+        let widened = group.generalized.widened(varying: runs)
+        guard let skeleton = widened.skeleton,
+              let candidate = draft(widened, for: first, skeleton: skeleton),
+              candidate.reads(message),
+              group.members.dropFirst().allSatisfy(candidate.reads) else { return nil }
+        for member in group.members.dropFirst() { candidate.add(member) }
+        candidate.add(message)
+        return candidate
     }
 
     /// The richest pattern that compiles and reads `message` as intended.

@@ -15,6 +15,9 @@ public struct DraftBank: Sendable, Equatable {
     public var senders: [String]
     /// How the header was guessed, for comments in the file.
     public var notes: [String]
+    /// `detect` patterns, when the draft needs them to take no other bank's message (a bank
+    /// with none is a candidate for every message of an unknown sender).
+    public var detect: [String] = []
 
     /// Creates a header.
     public init(id: String, name: String, country: String? = nil, currency: String? = nil,
@@ -46,6 +49,8 @@ public struct DraftParser: Sendable {
     public var covers: Int
     /// Its examples, at most 3.
     public var examples: [DraftExample]
+    /// Every message of its group, the first one first.
+    public var members: [Message] = []
 }
 
 /// An example of a drafted parser: a message and the fields the draft extracts from it.
@@ -75,7 +80,12 @@ public enum DraftWriter {
             out += "senders: [\(bank.senders.map(YAMLScalar.quoted).joined(separator: ", "))]\n"
         }
         let phrase = "\\b" + PatternLiteral.escaped(bank.name) + "\\b"
-        out += "# detect: [\(YAMLScalar.quoted("(?i)" + phrase))]   # a phrase only this bank's messages contain\n"
+        if bank.detect.isEmpty {
+            out += "# detect: [\(YAMLScalar.quoted("(?i)" + phrase))]   # a phrase only this bank's messages contain\n"
+        } else {
+            out += "# detect: added so that the draft reads no message of another bank's examples; make it a phrase only this bank's messages contain\n"
+            out += "detect: [\(bank.detect.map(YAMLScalar.quoted).joined(separator: ", "))]\n"
+        }
         out += "parsers:\n"
         for parser in parsers {
             out += write(parser)

@@ -18,6 +18,8 @@ public struct GeneralizedMessage: Sendable {
             case amountThenCurrency(amount: String, currency: String)
             /// Free text up to the next literal: `(?<merchant>.+?)`.
             case freeText
+            /// A word that varies between messages of one shape, never captured: `\S+`.
+            case word
         }
 
         /// How the slot is written.
@@ -70,6 +72,41 @@ public struct GeneralizedMessage: Sendable {
         slots.first { $0.field == field }
     }
 
+    /// This message with the text of `runs` (UTF-8 ranges of literal text that varies between
+    /// messages of its shape) made slots: a run that reads as a name becomes the merchant when
+    /// no slot captures one (a merchant or counterparty is never a literal), and each word of
+    /// the others a `\S+`. Runs that overlap a slot are left as they are.
+    func widened(varying runs: [(range: Range<Int>, isName: Bool)]) -> GeneralizedMessage {
+        var slots = self.slots
+        var hasMerchant = slots.contains { $0.field == .merchant }
+        let bytes = Array(text.utf8)
+        for run in runs where run.range.lowerBound >= start && !slots.contains(where: { $0.range.overlaps(run.range) }) {
+            if run.isName && !hasMerchant {
+                slots.append(Slot(form: .freeText, field: .merchant, range: run.range,
+                                  raw: String(decoding: bytes[run.range], as: UTF8.self)))
+                hasMerchant = true
+                continue
+            }
+            var index = run.range.lowerBound
+            while index < run.range.upperBound {
+                if PatternLiteral.isSpace(bytes[index]) { index += 1; continue }
+                var end = index
+                while end < run.range.upperBound && !PatternLiteral.isSpace(bytes[end]) { end += 1 }
+                slots.append(Slot(form: .word, field: nil, range: index..<end,
+                                  raw: String(decoding: bytes[index..<end], as: UTF8.self)))
+                index = end
+            }
+        }
+        slots.sort { $0.range.lowerBound < $1.range.lowerBound }
+        var result = GeneralizedMessage(text: text, slots: slots, start: start)
+        result.direction = direction
+        result.kind = kind
+        result.channel = channel
+        result.accountType = accountType
+        result.currency = currency
+        return result
+    }
+
     /// The pattern with every field captured: two messages with the same skeleton share a draft.
     public var skeleton: String? { pattern(capturing: Set(fields)) }
 
@@ -104,6 +141,8 @@ public struct GeneralizedMessage: Sendable {
             return "%{\(amount):amount}\\s?%{\(currency):currency}"
         case .freeText:
             return field.map { "(?<\($0)>.+?)" } ?? ".+?"
+        case .word:
+            return "\\S+"
         }
     }
 

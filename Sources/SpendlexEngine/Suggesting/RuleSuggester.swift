@@ -1,4 +1,5 @@
 import Foundation
+import PCRE2
 import SpendlexRules
 
 /// What `spendlex suggest` asks for beyond the messages.
@@ -33,6 +34,18 @@ public struct RuleSuggestion: Sendable {
     public var notes: [String]
     /// The drafted file's own test run (`RuleTestRunner.run`): all examples pass.
     public var testReport: RuleTestReport?
+    /// For every message a written draft was made from, what the draft extracts from it.
+    public var extractions: [DraftExtraction] = []
+}
+
+/// What a draft extracts from one of the messages it was made from, for the user to check.
+public struct DraftExtraction: Sendable {
+    /// The message's id.
+    public var messageID: String
+    /// The draft parser that read it; nil when none of the bank's drafts does.
+    public var parser: String?
+    /// The fields extracted, in the order examples list them (card numbers masked).
+    public var fields: [(field: ExpectedField, value: String)]
 }
 
 /// Drafts parsers for messages no parser reads: generalizes each message into a pattern from
@@ -52,13 +65,17 @@ public struct RuleSuggester {
         self.options = options
     }
 
-    /// Drafts a bank file for the messages.
-    public func suggest(_ messages: [Message]) -> RuleSuggestion {
+    /// Drafts a bank file for the messages. `baseline`: the loaded rules' own test run, when
+    /// the caller has it (drafts must not change any of its results); run here when nil.
+    public func suggest(_ messages: [Message], baseline: RuleTestReport? = nil) -> RuleSuggestion {
+        var baseline = baseline
         var notes: [String] = []
         let worker = engine.makeWorker()
         let generalizer = PatternGeneralizer(fragments: engine.rules.rules.fragments, country: options.country)
         var pending: [(Message, GeneralizedMessage)] = []
-        let fallbackParsers = Set(engine.rules.banks.filter(\.isFallback).flatMap { $0.parsers.map(\.id) })
+        let fallbacks = engine.rules.banks.filter(\.isFallback)
+        let scratch = MatchScratch()
+        let fallbackParsers = Set(fallbacks.flatMap { $0.parsers.map(\.id) })
         for original in messages {
             var message = original
             message.text = CardNumberMasker.mask(original.text)
@@ -84,10 +101,21 @@ public struct RuleSuggester {
                 notes.append("message \(message.id): no amount with a currency found; skipped")
                 continue
             }
+            let sender = SenderKind.classify(message, personalSender: fallbacks.contains {
+                $0.isPersonalSender(message.sender, scratch: scratch)
+            })
+            if sender.kind.isRefused {
+                notes.append("message \(message.id): refused, \(sender.reason ?? sender.kind.rawValue); skipped")
+                continue
+            }
             pending.append((message, generalized))
         }
 
-        let bank = DraftBankGuess.bank(for: pending, options: options)
+        var bank = DraftBankGuess.bank(for: pending, options: options)
+        if options.bankID == nil, engine.rules.bank(id: bank.id) != nil {
+            notes.append("a loaded bank file has the id \(bank.id) but reads none of these messages: drafted as \(bank.id)-new (or fix that bank's file)")
+            bank.id += "-new"
+        }
         let compiler = DraftCompiler(fragments: engine.rules.rules.fragments, sources: engine.rules.rules.sources)
         var grouping = DraftGrouping(bank: bank, compiler: compiler)
         for (message, generalized) in pending {
@@ -102,8 +130,9 @@ public struct RuleSuggester {
         var parsers = Self.parsers(for: groups, bank: bank)
         var result = RuleSuggestion(bank: bank, parsers: [], yaml: nil, notes: notes, testReport: nil)
         // Fill the examples from the whole file (an earlier draft may take a later one's
-        // example), then check the file as `spendlex test` would; drop what fails.
-        for _ in 0..<4 where !parsers.isEmpty {
+        // example), then check the file as `spendlex test` would; drop what fails. Then check it
+        // beside the loaded rules; a narrowed or smaller draft goes round again.
+        for _ in 0..<6 where !parsers.isEmpty {
             let (engine, errors) = compiler.compile(DraftWriter.write(bank, parsers: parsers))
             guard errors.isEmpty else {
                 result.notes.append("the drafted file did not compile (\(errors[0].message)); nothing written")
@@ -121,9 +150,30 @@ public struct RuleSuggester {
             let (checked, checkErrors) = compiler.compile(yaml)
             let report = RuleTestRunner.run(checked)
             if checkErrors.isEmpty && report.failed == 0 {
+                let before = baseline ?? RuleTestRunner.run(self.engine)
+                baseline = before
+                let check = ExistingExamplesCheck(engine: self.engine, baseline: before)
+                if let broken = check.firstBroken(yaml) {
+                    // Narrowed with `detect` when that is enough, else the offending parsers dropped.
+                    let memberIDs = Set(parsers.flatMap(\.members).map(\.id))
+                    let amounts = pending.filter { memberIDs.contains($0.0.id) }.compactMap { $0.1.slot(for: .amount)?.raw }
+                    if let narrowed = check.narrowed(bank, parsers: parsers, amounts: amounts) {
+                        result.notes.append("the draft took \(broken), routed by its text: detect \(narrowed.detect[0]) added, so that it reads only messages that match it")
+                        bank = narrowed
+                        result.bank = bank
+                        continue
+                    }
+                    let (kept, dropped) = check.parsersKeepingResults(parsers, bank: bank, broken: broken)
+                    for (id, broken) in dropped {
+                        result.notes.append("draft \(id) dropped: it changes the result of \(broken)")
+                    }
+                    parsers = kept
+                    continue
+                }
                 result.parsers = parsers
                 result.yaml = yaml
                 result.testReport = report
+                result.extractions = Self.extractions(parsers, engine: checked, bankID: bank.id)
                 return result
             }
             let failing = Set(parsers.map(\.id).filter { RuleTestRunner.run(checked, only: $0).failed > 0 })
@@ -131,6 +181,22 @@ public struct RuleSuggester {
             parsers.removeAll { failing.contains($0.id) || !checkErrors.isEmpty }
         }
         return result
+    }
+
+    /// What the final draft extracts from every message of every parser's group.
+    static func extractions(_ parsers: [DraftParser], engine: RuleEngine, bankID: String) -> [DraftExtraction] {
+        let worker = engine.makeWorker()
+        return parsers.flatMap { parser in
+            parser.members.map { message in
+                guard let transaction = worker.parse(message, asBank: bankID).transaction else {
+                    return DraftExtraction(messageID: message.id, parser: nil, fields: [])
+                }
+                return DraftExtraction(messageID: message.id, parser: transaction.rule,
+                                       fields: DraftCompiler.expectedFields.compactMap { field in
+                                           RuleTestRunner.value(of: field, in: transaction).map { (field, $0) }
+                                       })
+            }
+        }
     }
 
     /// One parser per group, with unique ids and the group's first distinct texts as candidate examples.
@@ -150,7 +216,8 @@ public struct RuleSuggester {
             return DraftParser(id: base, direction: g.direction, kind: g.kind, channel: g.channel,
                                accountType: group.captured.contains(.last4) ? g.accountType : nil,
                                pattern: group.pattern, covers: group.members.count,
-                               examples: candidates.map { DraftExample(message: $0, expect: []) })
+                               examples: candidates.map { DraftExample(message: $0, expect: []) },
+                               members: group.members)
         }
     }
 
@@ -202,7 +269,8 @@ enum DraftBankGuess {
                          senders: patterns, notes: notes)
     }
 
-    /// `VM-HDFCBK` → `hdfcbk`; `alerts@mail.bankofireland.co.uk` → `bankofireland`.
+    /// `VM-HDFCBK` → `hdfcbk`; `alerts@mail.bankofireland.co.uk` → `bankofireland`;
+    /// `com.phonepe.app` → `phonepe`.
     static func bankID(fromSender sender: String) -> String? {
         let lower = sender.lowercased()
         var candidate: String
@@ -215,6 +283,10 @@ enum DraftBankGuess {
                 labels.removeLast()
             }
             candidate = labels.last ?? ""
+        } else if isPackageName(lower) {
+            // An app's package name (`com.phonepe.app`, `in.amazon.mShop.android.shopping`): its
+            // second label names the organisation.
+            candidate = String(lower.split(separator: ".")[1])
         } else {
             let parts: [Substring] = lower.split(separator: "-")
             candidate = parts.max { $0.count < $1.count }.map(String.init) ?? lower
@@ -224,6 +296,14 @@ enum DraftBankGuess {
             return nil
         }
         return candidate
+    }
+
+    /// Whether a sender is an app's package name: dot-separated labels of letters, digits and
+    /// `_`, the first a top-level domain of two or three letters.
+    static func isPackageName(_ sender: String) -> Bool {
+        let labels = sender.split(separator: ".", omittingEmptySubsequences: false)
+        return labels.count >= 2 && (2...3).contains(labels[0].count) && labels[0].allSatisfy(\.isLetter)
+            && labels.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } }
     }
 
     /// SMS ids with an operator prefix (`VM-HDFCBK`) as `*-HDFCBK`; others as they are.

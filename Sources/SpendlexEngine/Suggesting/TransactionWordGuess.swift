@@ -18,6 +18,10 @@ struct TransactionWordGuess {
         #"(?i)\b(?:debited|spent|paid|sent|withdrawn|charged|deducted|purchased?|abgebucht|belastet|bezahlt|d[ée]bit[ée]|pay[ée]|cargo|compra|debitado|pago|pagado|retiro|retirado|pembelian|didebet|transferred)\b"#)
     private static let credit = try! Pattern(
         #"(?i)\b(?:credited|received|refund|refunded|deposited|reversed|reversal|cashback|gutgeschrieben|erhalten|cr[ée]dit[ée]|re[çc]u|remboursement|abono|abonado|recibido|creditado|recebido|reembolso|diterima|dikreditkan)\b"#)
+    /// Money someone else sent or paid to the reader: "JOHN SMITH has sent £25.00 to your
+    /// account", "ACME paid you $40": a credit, though "sent" and "paid" are debit words.
+    private static let paidToYou = try! Pattern(
+        #"(?i)\b(?:sent|paid|transferred)\b(?:[^.\n]|\.(?=\d)){0,60}?\b(?:to|into|in)\s+your\s+(?:a/c|account|acct|card|wallet)\b|\b(?:sent|paid)\s+you\b"#)
     private static let kinds: [(TransactionKind, Pattern)] = [
         (.refund, try! Pattern(#"(?i)\b(?:refund|refunded|reversed|reversal|remboursement|reembolso|erstattung)\b"#)),
         (.withdrawal, try! Pattern(#"(?i)\b(?:withdrawn|withdrawal|atm|cash withdrawal|abgehoben|retrait|retiro|saque|tarik tunai)\b"#)),
@@ -35,6 +39,13 @@ struct TransactionWordGuess {
         ("atm", try! Pattern(#"\bATM\b"#)),
     ]
 
+    /// Whether `word` is a verb or noun of money moving one way ("debited", "received"): two
+    /// messages that differ in one are not one format.
+    static func isDirectionWord(_ word: String) -> Bool {
+        let scratch = MatchScratch()
+        return ((try? debit.matches(word, scratch: scratch)) ?? false) || ((try? credit.matches(word, scratch: scratch)) ?? false)
+    }
+
     /// Guesses from `text` (the alert without its tail). `merchantCue` is the word before the
     /// merchant ("at", "di", "from"), if one was found: paying *at* a merchant is a purchase.
     init(text: String, merchantCue: String?) {
@@ -48,6 +59,9 @@ struct TransactionWordGuess {
         case (_?, nil): .debit
         case (nil, _?): .credit
         case (nil, nil): nil
+        }
+        if let paid = first(Self.paidToYou), paid <= (debitAt ?? Int.max), paid <= (creditAt ?? Int.max) {
+            direction = .credit
         }
         var kind = Self.kinds.first { first($0.1) != nil }?.0
         let atMerchant = merchantCue.map { MerchantFinder.cueRanks[$0] == 0 } ?? false

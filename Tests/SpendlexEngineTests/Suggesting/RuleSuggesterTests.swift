@@ -114,6 +114,8 @@ struct RuleSuggesterTests {
         ("Valor de R$ 200,00 creditado na sua conta", .credit),
         ("Refund of $9.99 from NETFLIX", .credit),
         ("$60.00 withdrawn at ATM 1234", .debit),
+        ("ALICE BROWN has sent £25.00 to your account ending 7788", .credit),
+        ("You have sent £25.00 to ALICE BROWN from your account ending 7788", .debit),
     ])
     func guessesTheDirectionInSeveralLanguages(text: String, direction: Direction) throws {
         let parser = try #require(suggest([text]).parsers.first, "\(text)")
