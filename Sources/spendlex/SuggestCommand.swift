@@ -6,6 +6,7 @@ import SpendlexRules
 
 struct Suggest: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "suggest",
         abstract: "Draft bank parsers in YAML for messages no parser reads.",
         discussion: """
             Groups the messages by sender (an e-mail domain, an SMS sender id without its operator \

@@ -66,6 +66,8 @@ public struct RuleEngine: Sendable {
         /// Parsers that matched the message being parsed but found no amount: no transaction, and
         /// the reason the message is unmatched.
         private var withoutAmount: [String] = []
+        /// Where each pattern's literals last start in the text being screened (`LiteralScreen`).
+        private var literalStarts: [Int] = []
 
         private func parse(_ message: Message, route: Route) -> ParseOutcome {
             withoutAmount.removeAll(keepingCapacity: true)
@@ -142,7 +144,15 @@ public struct RuleEngine: Sendable {
                     return country
                 }
             }
-            return rules.countryCues?.firstInText(message.text, scratch: scratch).map { rules.countries[$0] }
+            // The country whose cue comes first in the text (at the same place, the first country).
+            rules.countryCueScreen.screen(message.text, into: &literalStarts)
+            var first: (offset: Int, country: Int)?
+            for (index, cue) in rules.countryCues.enumerated() where literalStarts[index] >= 0 {
+                guard let cue, let found = try? cue.firstRange(in: message.text, from: 0, upTo: message.text.utf8.count, scratch: scratch),
+                      found.lowerBound < first?.offset ?? Int.max else { continue }
+                first = (found.lowerBound, index)
+            }
+            return first.map { rules.countries[$0.country] }
         }
 
         /// Parses a message as if it came from `bankID`, skipping sender routing: how a
@@ -205,10 +215,20 @@ public struct RuleEngine: Sendable {
             }
             var detected: [Int] = []
             var undetectable: [Int] = []
+            // An ASCII text is scanned once for every bank's `detect` literals, and a pattern whose
+            // literals it lacks is not tried: a text from an unknown sender met each bank's patterns.
+            let screened = !rules.detectScreen.isEmpty
+            if screened { rules.detectScreen.screen(message.text, into: &literalStarts) }
             for (index, bank) in rules.banks.enumerated() where !bank.isFallback {
                 if bank.detect.isEmpty {
                     undetectable.append(index)
-                } else if bank.detect.contains(where: { (try? $0.matches(message.text, scratch: scratch)) == true }) {
+                    continue
+                }
+                let offset = rules.detectOffsets[index]
+                if bank.detect.indices.contains(where: { number in
+                    if screened, literalStarts[offset + number] < 0 { return false }
+                    return (try? bank.detect[number].matches(message.text, scratch: scratch)) == true
+                }) {
                     detected.append(index)
                 }
             }
