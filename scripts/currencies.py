@@ -41,7 +41,7 @@ WRITTEN_FORMS = {
     "KES": ["Ksh"], "UGX": ["USh"], "TZS": ["TSh"], "PEN": ["S/", "S/."],
     "SAR": ["SR", "ر.س"], "QAR": ["QR", "ر.ق"], "BHD": ["BD", "د.ب"], "KWD": ["KD", "د.ك"],
     "OMR": ["RO", "ر.ع"], "JOD": ["JD", "د.ا"], "TND": ["DT"], "AED": ["د.إ", "Dh", "Dhs", "dirham", "dirhams"],
-    "MAD": ["Dh", "Dhs", "dirham", "dirhams"], "XOF": ["CFA", "FCFA"], "XAF": ["CFA", "FCFA"],
+    "MAD": ["Dh", "Dhs", "dirham", "dirhams"], "XOF": ["CFA", "FCFA", "F"], "XAF": ["CFA", "FCFA", "F"],
     "VES": ["Bs"], "BOB": ["Bs"], "SEK": ["kr", "kr."], "NOK": ["kr", "kr."], "DKK": ["kr", "kr."],
     "ISK": ["kr", "kr."],
 }
@@ -56,7 +56,7 @@ EVERYDAY = {"PA": "USD", "BG": "EUR"}
 SHARED_SYMBOL_DEFAULTS = {
     "$": "USD", "¥": "JPY", "£": "GBP", "kr": "SEK", "Rs": "INR", "Fr": "CHF", "R": "ZAR",
     "K": "MMK", "L": "HNL", "P": "BWP", "Br": "ETB", "S": "SOS", "C$": "CAD", "元": "CNY",
-    "Dh": "AED", "Dhs": "AED", "dirham": "AED", "dirhams": "AED", "CFA": "XOF", "FCFA": "XOF",
+    "Dh": "AED", "Dhs": "AED", "dirham": "AED", "dirhams": "AED", "CFA": "XOF", "FCFA": "XOF", "F": "XOF",
     "Bs": "VES", "kr.": "SEK", "Rs.": "INR", "₨": "INR", "Re": "INR", "Re.": "INR", "rupee": "INR",
     "rupees": "INR", "dollar": "USD", "dollars": "USD", "pound": "GBP", "pounds": "GBP", "franc": "CHF",
     "francs": "CHF", "￥": "JPY", "SR": "SAR", "Rf": "MVR", "£": "GBP",
