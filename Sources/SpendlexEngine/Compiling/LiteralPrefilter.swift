@@ -1,13 +1,15 @@
 /// What every match of a pattern contains, found from the pattern's text the way ripgrep finds
 /// required literals: a set of strings ("needles"), one of which is in every match the pattern
-/// can make in an ASCII text. A text, or a window of one, that is ASCII and holds none of them
-/// (ignoring ASCII case) cannot match, and PCRE2 need not be called: one pass over the bytes
-/// instead of a match attempt at every position where the pattern could start.
+/// can make. A text that holds none of them (ignoring ASCII case) cannot match, and PCRE2 need
+/// not be called: one pass over the bytes instead of a match attempt at every position where
+/// the pattern could start.
 ///
-/// Only ASCII texts are filtered. In them, case-insensitive matching is plain ASCII folding
-/// (with UCP, "K" (U+212A) matches "k": the two scalars that fold to ASCII letters are read as
-/// any character), and an alternative that needs a scalar outside ASCII cannot match at all, so
-/// "balance|баланс" needs "balance". A pattern whose text this reader does not follow
+/// Needles are ASCII, and case-insensitive matching is read as ASCII folding: with UCP, "K"
+/// (U+212A) matches "k" and "ſ" matches "s", so those two scalars in a pattern are any character,
+/// and a text holding them is not screened (`LiteralScreen`). For ASCII texts (`Texts.ascii`) an
+/// alternative that needs a scalar outside ASCII cannot match at all, so "balance|баланс" needs
+/// "balance"; for other texts (`Texts.any`) such a scalar is any character, and the pattern
+/// needs what its ASCII parts need, if anything. A pattern whose text this reader does not follow
 /// (recursion, conditionals, callouts, unknown escapes), or whose best needles are shorter than
 /// `minimumNeedle`, gets no prefilter: nil, and PCRE2 is always called.
 struct LiteralPrefilter: Sendable {
@@ -31,6 +33,7 @@ struct LiteralPrefilter: Sendable {
     /// match any ASCII text gets a prefilter for ASCII texts with no needles. `LiteralScanner`
     /// searches for the needles.
     init?(pattern: String, extended: Bool = false, texts: Texts = .ascii, minimumNeedle: Int = LiteralPrefilter.minimumNeedle) {
+        precondition(minimumNeedle >= 2, "the scanner looks needles up by their first two bytes")
         var reader = PatternReader(Array(pattern.unicodeScalars), extended: extended, asciiTexts: texts == .ascii)
         guard let facts = try? reader.readAll() else { return nil }
         let needles: Set<[UInt8]>
@@ -537,6 +540,8 @@ private struct PatternReader {
 struct LiteralScanner: Sendable {
     /// How many patterns it was made for (a pattern without a prefilter is never skipped).
     let count: Int
+    /// The shortest needle's length: a shorter text holds none.
+    private let shortest: Int
     private let tables: Tables
 
     /// The needles and their indexes, in memory of their own: the loop over a window's bytes
@@ -594,6 +599,7 @@ struct LiteralScanner: Sendable {
             }
         }
         starts.append(bytes.count)
+        shortest = zip(starts, starts.dropFirst()).map { $1 - $0 }.min() ?? Int.max
         var byFirst = [Int](repeating: 0, count: 257)
         var order: [Int] = []
         for first in 0..<256 {
@@ -610,7 +616,7 @@ struct LiteralScanner: Sendable {
     func lastStarts(in text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, into found: inout [Int]) {
         found.removeAll(keepingCapacity: true)
         found.append(contentsOf: repeatElement(-1, count: count))
-        guard range.count >= LiteralPrefilter.minimumNeedle, let base = text.baseAddress else { return }
+        guard range.count >= shortest, let base = text.baseAddress else { return }
         let (bytes, starts, owners) = (tables.bytes.baseAddress!, tables.starts.baseAddress!, tables.owners.baseAddress!)
         let (byFirst, order, pairs) = (tables.byFirst.baseAddress!, tables.order.baseAddress!, tables.pairs.baseAddress!)
         found.withUnsafeMutableBufferPointer { found in

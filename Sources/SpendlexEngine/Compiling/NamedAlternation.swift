@@ -20,12 +20,6 @@ struct NamedAlternation<Name: Sendable>: Sendable {
         }
     }
 
-    /// The name of the pattern that comes first in `text`; a match limit counts as no match.
-    func firstInText(_ text: String, scratch: MatchScratch) -> Name? {
-        guard let match = try? pattern.firstMatch(in: text, scratch: scratch) else { return nil }
-        return groups.first { match[$0.group] != nil }?.name
-    }
-
     /// Of every name that `range` of `text` names, the one given first: a rail (UPI) before the
     /// card that carries it, a reversal before the refund it reverses. The text around `range` is
     /// seen as context (`^`, `\b`) but not searched.

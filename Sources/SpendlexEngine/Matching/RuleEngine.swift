@@ -215,7 +215,7 @@ public struct RuleEngine: Sendable {
             }
             var detected: [Int] = []
             var undetectable: [Int] = []
-            // An ASCII text is scanned once for every bank's `detect` literals, and a pattern whose
+            // The text is scanned once for every bank's `detect` literals, and a pattern whose
             // literals it lacks is not tried: a text from an unknown sender met each bank's patterns.
             let screened = !rules.detectScreen.isEmpty
             if screened { rules.detectScreen.screen(message.text, into: &literalStarts) }
