@@ -139,12 +139,7 @@ public final class Pattern: @unchecked Sendable {
     ///   before `offset` or past the end of `text`.
     public func firstMatch(in text: String, from offset: Int, upTo end: Int, scratch: MatchScratch) throws(MatchError) -> Match? {
         let matchData = scratch.matchData(atLeast: captureCount + 1)
-        var text = text
-        let rc = text.withUTF8 { bytes in
-            end >= offset && end <= bytes.count
-                ? run(UnsafeBufferPointer(rebasing: bytes[..<end]), from: offset, matchData: matchData, scratch: scratch)
-                : PCRE2_ERROR_BADOFFSET
-        }
+        let rc = run(text, from: offset, upTo: end, matchData: matchData, scratch: scratch)
         return try extractMatch(rc, matchData: matchData)
     }
 
@@ -154,13 +149,7 @@ public final class Pattern: @unchecked Sendable {
     /// nothing: for callers that try many matches and read a group or two of each (the field
     /// layer's finders and named alternations, which built a `Match` array per match).
     public func firstRange(in text: String, from offset: Int, upTo end: Int, scratch: MatchScratch) throws(MatchError) -> Range<Int>? {
-        let matchData = scratch.matchData(atLeast: captureCount + 1)
-        var text = text
-        let rc = text.withUTF8 { bytes in
-            end >= offset && end <= bytes.count
-                ? run(UnsafeBufferPointer(rebasing: bytes[..<end]), from: offset, matchData: matchData, scratch: scratch)
-                : PCRE2_ERROR_BADOFFSET
-        }
+        let rc = run(text, from: offset, upTo: end, matchData: scratch.matchData(atLeast: captureCount + 1), scratch: scratch)
         guard try matched(rc) else {
             scratch.lastPairs = 0
             return nil
@@ -236,6 +225,17 @@ public final class Pattern: @unchecked Sendable {
         if rc >= 0 { return true }
         if rc == PCRE2_ERROR_NOMATCH { return false }
         throw MatchError(pcre2Code: rc)
+    }
+
+    /// A match attempt on `text` cut at `end` (the text before `offset` still seen); PCRE2's
+    /// bad-offset code when `end` is before `offset` or past the text.
+    private func run(_ text: String, from offset: Int, upTo end: Int, matchData: OpaquePointer, scratch: MatchScratch) -> Int32 {
+        var text = text
+        return text.withUTF8 { bytes in
+            end >= offset && end <= bytes.count
+                ? run(UnsafeBufferPointer(rebasing: bytes[..<end]), from: offset, matchData: matchData, scratch: scratch)
+                : PCRE2_ERROR_BADOFFSET
+        }
     }
 
     /// Reads the ovector after a successful match into a ``Match``.

@@ -207,50 +207,18 @@ public enum RuleCompiler {
                                summary: "any currency: ISO 4217 codes, CLDR symbols and names, the profiles' local forms")
     }
 
-    /// A group matching exactly `forms`, written as a trie of their scalars: "(?:A(?:ED|LL)|B(?:AM|DT))"
-    /// for AED, ALL, BAM, BDT. Where one form continues another ("US", "US$"), the longer is
-    /// tried first, as in a list sorted longest first. "(?!)" (no match) for no forms.
+    /// A group matching exactly `forms`, written as a prefix tree of their scalars (`RegexTrie`):
+    /// "(?:A(?:ED|LL)|B(?:AM|DT))" for AED, ALL, BAM, BDT. Where one form continues another ("US",
+    /// "US$"), the longer is tried first, as in a list sorted longest first. "(?!)" (no match) for
+    /// no forms. White space is written \x{…}: the fragment may be expanded inside a (?x) pattern.
     static func trieAlternation(_ forms: [String]) -> String {
-        final class Node {
-            var children: [(scalar: Unicode.Scalar, node: Node)] = []
-            var ends = false
-            var depth = 0
-        }
-        let root = Node()
+        let trie = RegexTrie()
         for form in forms where !form.isEmpty {
-            var node = root
-            for scalar in form.unicodeScalars {
-                if let next = node.children.first(where: { $0.scalar == scalar })?.node {
-                    node = next
-                } else {
-                    let next = Node()
-                    node.children.append((scalar, next))
-                    node = next
-                }
-            }
-            node.ends = true
+            trie.insert(form.unicodeScalars.map { scalar in
+                scalar.properties.isPatternWhitespace ? String(format: "\\x{%X}", scalar.value) : regexEscaped(String(scalar))
+            })
         }
-        func depth(_ node: Node) -> Int {
-            node.depth = node.children.map { 1 + depth($0.node) }.max() ?? 0
-            return node.depth
-        }
-        _ = depth(root)
-        // A space is written \x20: the fragment may be expanded inside an extended (?x) pattern.
-        func literal(_ scalar: Unicode.Scalar) -> String {
-            scalar.properties.isPatternWhitespace ? String(format: "\\x{%X}", scalar.value) : regexEscaped(String(scalar))
-        }
-        func render(_ node: Node) -> String {
-            let branches = node.children
-                .sorted { ($0.node.depth, $1.scalar.value) > ($1.node.depth, $0.scalar.value) }
-                .map { literal($0.scalar) + render($0.node) }
-            guard !branches.isEmpty else { return "" }
-            let body = branches.count == 1 ? branches[0] : "(?:" + branches.joined(separator: "|") + ")"
-            // A form that others continue: the longer ones first, then the form itself.
-            return node.ends ? "(?:" + body + ")?" : body
-        }
-        let body = render(root)
-        if body.isEmpty { return "(?!)" }
-        return body.hasPrefix("(?:") && root.children.count > 1 ? body : "(?:" + body + ")"
+        return trie.isEmpty ? "(?!)" : "(?:" + trie.regex() + ")"
     }
 
     /// `text` with PCRE2's special characters escaped.

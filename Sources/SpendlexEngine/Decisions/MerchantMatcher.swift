@@ -137,7 +137,8 @@ final class MerchantMatcher: Sendable {
     }
 }
 
-/// A prefix tree of keywords, written out as a regex alternation.
+/// Keywords written out as a regex alternation shaped as a prefix tree (`RegexTrie`), each
+/// keyword's end marked with the index of what it stands for.
 struct KeywordTrie {
     /// One step of a keyword.
     enum Atom: Hashable {
@@ -158,47 +159,21 @@ struct KeywordTrie {
         }
     }
 
-    private final class Node {
-        var children: [(atom: Atom, node: Node)] = []
-        var hits: [MerchantMatcher.Hit] = []
-    }
+    private var keywords: [(atoms: [Atom], hit: MerchantMatcher.Hit)] = []
 
-    private let root = Node()
-
-    var isEmpty: Bool { root.children.isEmpty && root.hits.isEmpty }
+    var isEmpty: Bool { keywords.isEmpty }
 
     mutating func insert(_ atoms: [Atom], hit: MerchantMatcher.Hit) {
-        var node = root
-        for atom in atoms {
-            if let next = node.children.first(where: { $0.atom == atom })?.node {
-                node = next
-            } else {
-                let next = Node()
-                node.children.append((atom, next))
-                node = next
-            }
-        }
-        node.hits.append(hit)
+        keywords.append((atoms, hit))
     }
 
-    /// The alternation; appends one marker per keyword end to `markers`, named by its index.
+    /// The alternation; appends one marker per keyword to `markers`, named by its index.
     func regex(markers: inout [MerchantMatcher.Hit?]) -> String {
-        Self.regex(root, markers: &markers)
-    }
-
-    private static func regex(_ node: Node, markers: inout [MerchantMatcher.Hit?]) -> String {
-        var branches: [String] = []
-        for (atom, child) in node.children {
-            branches.append(atom.regex + regex(child, markers: &markers))
+        let trie = RegexTrie()
+        for keyword in keywords {
+            trie.insert(keyword.atoms.map(\.regex), end: "(*MARK:\(markers.count))")
+            markers.append(keyword.hit)
         }
-        if !node.hits.isEmpty {
-            var ends = ""
-            for hit in node.hits {
-                ends += (ends.isEmpty ? "" : "|") + "(*MARK:\(markers.count))"
-                markers.append(hit)
-            }
-            branches.append(node.hits.count == 1 ? ends : "(?:" + ends + ")")
-        }
-        return branches.count == 1 ? branches[0] : "(?:" + branches.joined(separator: "|") + ")"
+        return trie.regex()
     }
 }
