@@ -97,12 +97,36 @@ struct CountryProfileTests {
         #expect(worker.inferCountry(Message(id: "m", text: "hi", sender: "+234 803 123 4567", channel: .sms))?.code == "NG")
     }
 
+    @Test("a country's one-letter currency form is money once the country is known, and only before a figure")
+    func oneLetterForms() throws {
+        // GTBank's sender shape says Nigeria: "N2,000.00" is naira, in the fallback too.
+        let t = try #require(parse("Debit of N2,000.00 on 04/11/2026", sender: "GTBank").transaction)
+        #expect(t.currency == "NGN" && t.amountText == "2000.00")
+        // "N12345678" is an id, not money.
+        #expect(parse("Debit of N12345678 on 04/11/2026", sender: "GTBank").transaction == nil)
+    }
+
     @Test("a parser that finds no amount makes no transaction, and says so")
     func noAmountNoTransaction() {
-        // A bare "N" is naira only in a bank's own pattern: the fallback's money fragment leaves it out.
-        let outcome = parse("Debit of N2,000.00 on 04/11/2026", sender: "GTBank")
+        // A bare "N" with no country known is no currency.
+        let outcome = parse("Debit of N2,000.00 on 04/11/2026", sender: "55123")
         #expect(outcome.transaction == nil)
         #expect(outcome.reason.hasSuffix("generic.debit matched but found no amount"), "\(outcome.reason)")
+    }
+
+    @Test("an e-mail sender's country-code domain names its country; generic and vanity domains do not")
+    func emailDomain() {
+        let cases: [(String, String?)] = [
+            ("Tenpo <no-reply@tenpo.cl>", "CL"), ("alerts@hdfcbank.co.in", "IN"), ("alerts@bank.co.uk", "GB"),
+            ("notificaciones@bancolombia.com.co", "CO"), ("alerts@bank.com", nil), ("hello@startup.io", nil),
+            ("team@app.co", nil), ("GTBank", nil), ("someone@localhost", nil),
+        ]
+        for (sender, code) in cases {
+            #expect(SenderDomain.countryCode(ofEmailSender: sender) == code, "\(sender)")
+        }
+        let worker = Self.engine().0.makeWorker()
+        #expect(worker.inferCountry(Message(id: "m", text: "hi", sender: "alerts@bank.com.ng", channel: .email))?.code == "NG")
+        #expect(worker.inferCountry(Message(id: "m", text: "hi", sender: "alerts@bank.com", channel: .email)) == nil)
     }
 
     @Test("a shared symbol with no country to decide it is a doubt, not a silent guess")

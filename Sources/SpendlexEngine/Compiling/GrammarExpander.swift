@@ -38,7 +38,7 @@ struct ExpandedPattern: Sendable {
 /// becomes `(?<field>…)`. Fragments may reference fragments; cycles and unknown names
 /// are diagnostics. Fragment expansions are memoized.
 struct GrammarExpander {
-    private let fragments: [String: GrammarFragment]
+    private var fragments: [String: GrammarFragment]
     private var expanded: [String: String] = [:]
     private var failed: Set<String> = []
     private(set) var diagnostics: [Diagnostic] = []
@@ -54,6 +54,18 @@ struct GrammarExpander {
             byName[fragment.name.value] = fragment
         }
         self.fragments = byName
+    }
+
+    /// Puts `fragment` in place of the fragment of its name (a country's local currency forms while
+    /// that country's parsers compile) and returns the one it replaced. Memoized expansions are
+    /// forgotten, since any of them may hold the replaced one.
+    @discardableResult
+    mutating func replace(_ fragment: GrammarFragment) -> GrammarFragment? {
+        let previous = fragments[fragment.name.value]
+        fragments[fragment.name.value] = fragment
+        expanded.removeAll(keepingCapacity: true)
+        failed.removeAll()
+        return previous
     }
 
     /// Expands every fragment once, so that problems inside grammar files are reported

@@ -14,6 +14,9 @@ public enum RuleCompiler {
         if !fragments.contains(where: { $0.name.value == worldCurrencyName }) {
             fragments.append(worldCurrencyFragment(profiles: ruleSet.countries))
         }
+        if !fragments.contains(where: { $0.name.value == localCurrencyName }) {
+            fragments.append(localCurrencyFragment(forms: []))
+        }
         var expander = GrammarExpander(fragments: fragments)
         expander.expandAllFragments()
         var diagnostics: [Diagnostic] = []
@@ -28,7 +31,7 @@ public enum RuleCompiler {
         var banks: [CompiledBank] = []
         for bank in ruleSet.banks {
             let profile = bank.isFallback && bank.country == nil ? world : ruleSet.profile(of: bank.country)
-            banks.append(compile(bank, profile: profile, layer: fieldLayer, expander: &expander,
+            banks.append(compile(bank, profile: profile, layer: fieldLayer, layerSource: ruleSet.fieldLayer, expander: &expander,
                                  diagnostics: &diagnostics))
         }
         let (countries, cues) = compileCountries(ruleSet, layer: fieldLayer, expander: &expander,
@@ -49,7 +52,7 @@ public enum RuleCompiler {
 
     /// The profile a fallback file is read with when no country is known: every profile's local
     /// currency forms that name one currency in all of them ("р" is the rouble wherever a profile
-    /// lists it), and nothing else.
+    /// lists it), and nothing else; no one-letter form.
     private static func worldProfile(_ profiles: [CountryProfile]) -> CountryProfile {
         var forms: [String: String] = [:]
         var shared: Set<String> = []
@@ -60,7 +63,8 @@ public enum RuleCompiler {
             }
         }
         var world = CountryProfile.unwritten("")
-        world.symbols = forms.filter { !shared.contains($0.key) }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        // One-letter forms ("N", "P") mean money only once the country is known.
+        world.symbols = forms.filter { !shared.contains($0.key) && $0.key.count > 1 }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         return world
     }
 
@@ -91,7 +95,7 @@ public enum RuleCompiler {
             let copies = fallbacks.map { fallback in
                 var asCountry = fallback
                 asCountry.country = profile.country.value
-                return compile(asCountry, profile: profile, layer: layer, expander: &expander,
+                return compile(asCountry, profile: profile, layer: layer, layerSource: ruleSet.fieldLayer, expander: &expander,
                                diagnostics: &repeated)
             }
             let (country, cue) = compileCountry(profile, fallbacks: copies, sharedCurrencies: sharedCurrencies,
@@ -207,6 +211,31 @@ public enum RuleCompiler {
                                summary: "any currency: ISO 4217 codes, CLDR symbols and names, the profiles' local forms")
     }
 
+    static let localCurrencyName = "LOCAL_CURRENCY"
+
+    /// The built-in fragment `%{LOCAL_CURRENCY}`: a country profile's one-letter Latin forms ("N" for
+    /// the naira, "P" for the Philippine peso), which WORLD_CURRENCY leaves out. It matches only
+    /// while a bank of that country (or the fallback read as that country) compiles, and only right
+    /// before a figure shaped like money ("P500.00", "N2,000", not "P12345" or "N1A"); elsewhere,
+    /// and with no forms, it never matches.
+    static func localCurrencyFragment(forms: [String]) -> GrammarFragment {
+        let pattern = forms.isEmpty ? "(?!)"
+            : "(?<![\\p{L}\\p{N}])" + trieAlternation(forms)
+                + "(?=[.:]?\\s?(?:\\d{1,3}(?:,\\d{3})+(?:\\.\\d{1,2})?|\\d{1,6}(?:\\.\\d{1,2})?)(?![\\p{L}\\p{N}]|[.,]\\d))"
+        let source = SourceText(path: "<built-in \(localCurrencyName)>", text: pattern)
+        let start = SourceLocation(file: source.path, line: 1, column: 1)
+        return GrammarFragment(name: Located(localCurrencyName, at: start),
+                               pattern: PatternText(value: pattern, origin: ScalarOrigin(source: source, start: start, style: .plain)),
+                               summary: "the country's one-letter currency forms, before a figure")
+    }
+
+    /// A profile's one-letter Latin currency forms, if any.
+    static func oneLetterForms(_ profile: CountryProfile?) -> [String] {
+        (profile?.symbols ?? []).map(\.written).filter {
+            $0.count == 1 && $0.unicodeScalars.allSatisfy { $0.isASCII && $0.properties.isAlphabetic }
+        }.sorted()
+    }
+
     /// A group matching exactly `forms`, written as a prefix tree of their scalars (`RegexTrie`):
     /// "(?:A(?:ED|LL)|B(?:AM|DT))" for AED, ALL, BAM, BDT. Where one form continues another ("US",
     /// "US$"), the longer is tried first, as in a list sorted longest first. "(?!)" (no match) for
@@ -240,8 +269,20 @@ public enum RuleCompiler {
     }
 
     /// A bank's settings are its own, else its country profile's, else CLDR's for the country.
-    private static func compile(_ bank: BankRules, profile: CountryProfile?, layer: CompiledFieldLayer?,
+    private static func compile(_ bank: BankRules, profile: CountryProfile?, layer: CompiledFieldLayer?, layerSource: FieldLayer?,
                                 expander: inout GrammarExpander, diagnostics: inout [Diagnostic]) -> CompiledBank {
+        // The country's one-letter currency forms, for this bank's patterns only.
+        let local = oneLetterForms(profile)
+        var replaced: GrammarFragment?
+        var layer = layer
+        if !local.isEmpty {
+            replaced = expander.replace(localCurrencyFragment(forms: local))
+            // The field layer's finders (a balance in "Bal:N2,000.00") read them too. Its diagnostics
+            // were reported when it first compiled.
+            var repeated: [Diagnostic] = []
+            layer = layerSource.map { compileLayer($0, expander: &expander, diagnostics: &repeated) }
+        }
+        defer { if let replaced { expander.replace(replaced) } }
         let country = bank.country?.uppercased()
         let defaults = BankDefaults(
             country: country,

@@ -120,7 +120,7 @@ public struct RuleEngine: Sendable {
 
         /// The country a message from a sender no bank names comes from: the profile whose dialling
         /// prefix (the longest) starts a phone-number sender, or whose sender-id shapes match the
-        /// sender; else the one whose cues (bank names, currency forms) come first in the text. nil
+        /// sender, or whose country-code domain ends an e-mail sender's address; else the one whose cues (bank names, currency forms) come first in the text. nil
         /// when nothing points to one.
         func inferCountry(_ message: Message) -> CompiledCountry? {
             guard !rules.countries.isEmpty else { return nil }
@@ -141,6 +141,10 @@ public struct RuleEngine: Sendable {
                 if let country = rules.countries.first(where: { country in
                     country.senders.contains { (try? $0.matches(sender, scratch: scratch)) == true }
                 }) {
+                    return country
+                }
+                if let code = SenderDomain.countryCode(ofEmailSender: sender),
+                   let country = rules.countries.first(where: { $0.code == code }) {
                     return country
                 }
             }
