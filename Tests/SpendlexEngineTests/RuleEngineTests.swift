@@ -17,6 +17,9 @@ struct RuleEngineTests {
         ignore:
           - id: tb.ignore.otp
             pattern: '(?i)\\bOTP\\b'
+          - id: tb.ignore.declined
+            pattern: '(?i)\\bdeclined\\b'
+            unless: '(?i)\\bfee\\b'
         parsers:
           - id: tb.spend
             direction: debit
@@ -137,6 +140,14 @@ struct RuleEngineTests {
             return
         }
         #expect(rule == "tb.ignore.otp" && bank == "tb")
+    }
+
+    @Test("an ignore rule's unless pattern keeps a message it would ignore")
+    func ignoreUnless() throws {
+        let declined = parse("Test Bank: Rs.5 spent on card 1234 at X. Payment declined.", sender: "VM-TBANK")
+        #expect(declined.transaction == nil && declined.reason.contains("tb.ignore.declined"), "\(declined.reason)")
+        let fee = try #require(parse("Test Bank: Rs.5 spent on card 1234 at X. Declined payment fee.", sender: "VM-TBANK").transaction)
+        #expect(fee.amountText == "5")
     }
 
     @Test func emailSubjectsFilterBankMail() throws {

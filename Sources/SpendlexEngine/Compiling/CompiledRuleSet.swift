@@ -82,14 +82,19 @@ public final class CompiledBank: Sendable {
     let detect: [Pattern]
     /// A fallback's senders that are people: read only on behalf of a bank the text names.
     let personalSenders: [Pattern]
-    /// Non-transaction patterns, with their rule ids.
-    let ignore: [(id: String, pattern: Pattern)]
+    /// Non-transaction patterns, with their rule ids and the patterns that overrule them.
+    let ignore: [CompiledIgnore]
     /// Enabled parsers, in order.
     public let parsers: [CompiledParser]
     /// Normalization defaults taken from the bank file.
     let defaults: BankDefaults
     /// A fallback file (`fallback: true`): never routed to; tried after every bank.
     public var isFallback: Bool { rules.isFallback }
+
+    /// The id of the first ignore rule that ignores `text`, if any.
+    func ignoringRule(_ text: String, scratch: MatchScratch) -> String? {
+        ignore.first { $0.ignores(text, scratch: scratch) }?.id
+    }
 
     /// Whether the sender is one of a fallback's `personal_senders` (a person, not a bank).
     func isPersonalSender(_ sender: String?, scratch: MatchScratch) -> Bool {
@@ -98,7 +103,7 @@ public final class CompiledBank: Sendable {
     }
 
     init(id: String, rules: BankRules, subjects: [Pattern], detect: [Pattern], personalSenders: [Pattern] = [],
-         ignore: [(id: String, pattern: Pattern)], parsers: [CompiledParser], defaults: BankDefaults) {
+         ignore: [CompiledIgnore], parsers: [CompiledParser], defaults: BankDefaults) {
         self.id = id
         self.rules = rules
         self.subjects = subjects
@@ -265,5 +270,20 @@ enum FieldMatcher: Sendable {
         case .single(_, let groups): groups[field] != nil
         case .perField(_, let fields): fields.contains { $0.name == field }
         }
+    }
+}
+
+/// An ignore rule, compiled: its pattern, and the pattern that keeps it from ignoring (`unless`).
+struct CompiledIgnore: Sendable {
+    let id: String
+    let pattern: Pattern
+    let unless: Pattern?
+
+    /// Whether the rule ignores `text`: `pattern` matches and `unless` does not. A match limit
+    /// counts as no match (the rule does not ignore).
+    func ignores(_ text: String, scratch: MatchScratch) -> Bool {
+        guard (try? pattern.matches(text, scratch: scratch)) == true else { return false }
+        guard let unless else { return true }
+        return (try? unless.matches(text, scratch: scratch)) == false
     }
 }

@@ -302,8 +302,14 @@ public enum RuleCompiler {
         let detect = bank.detect.compactMap(compilePlain)
         let personalSenders = bank.personalSenders.compactMap(compilePlain)
         // The bank's own ignore rules, then its country's non-transaction phrases.
-        let ignore = (bank.ignore + (profile?.nonTransactions ?? [])).compactMap { rule in
-            compilePlain(rule.pattern).map { (rule.id, $0) }
+        let ignore = (bank.ignore + (profile?.nonTransactions ?? [])).compactMap { rule -> CompiledIgnore? in
+            guard let pattern = compilePlain(rule.pattern) else { return nil }
+            var unless: Pattern?
+            if let text = rule.unless {
+                guard let compiled = compilePlain(text) else { return nil }
+                unless = compiled
+            }
+            return CompiledIgnore(id: rule.id, pattern: pattern, unless: unless)
         }
         var parsers: [CompiledParser] = []
         for parser in bank.parsers where parser.enabled {

@@ -147,7 +147,7 @@ extension RuleEngine.Worker {
         let filtered = (routedBySender || bank.isFallback) && message.subject.map { subject in
             !bank.subjects.isEmpty && !bank.subjects.contains { (try? $0.matches(subject, scratch: scratch)) == true }
         } == true
-        let ignoredBy = bank.ignore.first { (try? $0.pattern.matches(message.text, scratch: scratch)) == true }?.id
+        let ignoredBy = bank.ignoringRule(message.text, scratch: scratch)
         var parsers: [(String, Explanation.ParserResult)] = []
         for parser in bank.parsers {
             let result: Explanation.ParserResult

@@ -73,6 +73,9 @@ package enum NormalizingText {
         // accented Latin included, ends here after one pass eight bytes at a time.
         // Only the scalars from U+0300 on are decoded and looked at: a body with a "₹" or a "€"
         // in it is not read scalar by scalar.
+        // Also noted: whether a scalar from U+0640 to U+067F (lead byte 0xD9) is there, which may be
+        // one of Arabic's optional marks (`withoutArabicMarks`).
+        var arabic = false
         let decomposed = text.withUTF8Bytes { bytes in
             var index = 0
             while let lead = firstByte(in: bytes, atLeast: 0xCC, from: index) {
@@ -80,11 +83,48 @@ package enum NormalizingText {
                 if scalar.properties.canonicalCombiningClass != .notReordered
                     || (0x1100...0x11FF).contains(scalar.value) || (0xA960...0xA97F).contains(scalar.value)
                     || (0xD7B0...0xD7FF).contains(scalar.value) { return true }
+                if bytes[lead] == 0xD9 { arabic = true }
                 index = lead + length
             }
             return false
         }
-        return decomposed ? text.precomposedStringWithCanonicalMapping : text
+        let result = decomposed ? text.precomposedStringWithCanonicalMapping : text
+        guard decomposed || arabic else { return result }
+        return withoutArabicMarks(result) ?? result
+    }
+
+    /// `text` without Arabic's optional marks: the short vowels and other harakat (U+064B–U+065F,
+    /// U+0670), which alerts write now and then ("خُصم" for "خصم", deducted), and the tatweel
+    /// (U+0640) that stretches a word ("بـ30.48"). Rules are written without them. nil when there
+    /// are none: a text without the byte 0xD9 (U+0640–U+067F) is not read further.
+    static func withoutArabicMarks(_ text: String) -> String? {
+        @inline(__always) func isMark(_ second: UInt8) -> Bool {
+            second == 0x80 || (second >= 0x8B && second <= 0x9F) || second == 0xB0
+        }
+        return text.withUTF8Bytes { bytes -> String? in
+            var index = 0
+            var first: Int?
+            while let lead = firstByte(in: bytes, atLeast: 0xD9, from: index) {
+                if bytes[lead] == 0xD9, lead + 1 < bytes.count, isMark(bytes[lead + 1]) {
+                    first = lead
+                    break
+                }
+                index = lead + 1
+            }
+            guard let first else { return nil }
+            var kept = Array(bytes[..<first])
+            kept.reserveCapacity(bytes.count)
+            var i = first
+            while i < bytes.count {
+                if bytes[i] == 0xD9, i + 1 < bytes.count, isMark(bytes[i + 1]) {
+                    i += 2
+                    continue
+                }
+                kept.append(bytes[i])
+                i += 1
+            }
+            return String(decoding: kept, as: UTF8.self)
+        }
     }
 
     /// `text` with the decimal digits of other scripts (Arabic-Indic ٠١٢, Persian ۰۱۲, Devanagari

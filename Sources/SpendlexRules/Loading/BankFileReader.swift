@@ -12,7 +12,7 @@ enum BankFileReader {
     static let fieldKeys = ["pattern", "value", "format", "decimal"]
     static let exampleKeys = ["text", "sender", "subject", "received_at", "expect"]
     static let counterExampleKeys = ["text", "sender", "subject"]
-    static let ignoreKeys = ["id", "pattern", "description"]
+    static let ignoreKeys = ["id", "pattern", "unless", "description"]
 
     static func read(_ root: Node, with reader: inout NodeReader) -> BankRules? {
         guard let entries = reader.entries(of: root, context: "a bank file", allowed: bankKeys) else { return nil }
@@ -106,10 +106,12 @@ enum BankFileReader {
         guard let entries = reader.entries(of: node, context: "an ignore rule", allowed: ignoreKeys) else { return nil }
         var id = defaultID
         var pattern: PatternText?
+        var unless: PatternText?
         for (key, value) in entries {
             switch key.value {
             case "id": id = reader.string(value, key: "id")?.value ?? id
             case "pattern": pattern = reader.pattern(value, key: "pattern")
+            case "unless": unless = reader.pattern(value, key: "unless")
             default: _ = reader.string(value, key: key.value)
             }
         }
@@ -117,7 +119,7 @@ enum BankFileReader {
             reader.report(.missingKey("pattern", in: "an ignore rule", at: reader.location(of: node)))
             return nil
         }
-        return IgnoreRule(id: id, pattern: pattern)
+        return IgnoreRule(id: id, pattern: pattern, unless: unless)
     }
 
     static func parser(_ node: Node, with reader: inout NodeReader) -> ParserRule? {

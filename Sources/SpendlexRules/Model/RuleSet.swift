@@ -110,11 +110,15 @@ public struct IgnoreRule: Sendable {
     public let id: String
     /// The pattern.
     public let pattern: PatternText
+    /// A pattern that, found anywhere in the message, keeps the rule from ignoring it: "declined"
+    /// ignores a message unless it names a fee charged. Tried only when `pattern` matched.
+    public let unless: PatternText?
 
     /// Creates an ignore rule.
-    public init(id: String, pattern: PatternText) {
+    public init(id: String, pattern: PatternText, unless: PatternText? = nil) {
         self.id = id
         self.pattern = pattern
+        self.unless = unless
     }
 }
 

@@ -300,6 +300,18 @@ struct OtherScriptDigitsTests {
         #expect(NormalizingText.composed("Rs 1,250.00 at ₹ CAFÉ") == "Rs 1,250.00 at ₹ CAFÉ")
     }
 
+    @Test("Arabic's optional vowel marks and tatweel are dropped before the rules read a text")
+    func arabicMarks() {
+        // "خُصم" (with a damma) reads as "خصم"; "بـ30.48" (with a tatweel) as "ب30.48".
+        #expect(Message(id: "m", text: "خُصم من حسابك 300.00 ريال", channel: .sms).text == "خصم من حسابك 300.00 ريال")
+        #expect(NormalizingText.composed("بـ30.48 SAR") == "ب30.48 SAR")
+        #expect(NormalizingText.composed("مُحَمَّد ٰ") == "محمد ")
+        // Other Arabic letters (U+0641–U+064A, U+0660–U+066F, U+0671 on) stay.
+        let kept = "في رصيدك ١٢٣ ٱ"
+        #expect(NormalizingText.composed(kept) == kept)
+        #expect(NormalizingText.withoutArabicMarks("ASCII only") == nil)
+    }
+
     /// The eight-bytes-at-a-time check against a byte-by-byte one: every position of a word and
     /// of the tail, the bytes on both sides of each threshold.
     @Test("a byte at or above a threshold is found wherever it stands", arguments: [UInt8(0x80), 0xCC])
