@@ -68,6 +68,9 @@ public struct RuleEngine: Sendable {
         private var withoutAmount: [String] = []
         /// Where each pattern's literals last start in the text being screened (`LiteralScreen`).
         private var literalStarts: [Int] = []
+        /// The banks the message being parsed was routed to, whose parsers all failed: format
+        /// recognition does not try them again.
+        private var triedBanks: [Int] = []
 
         private func parse(_ message: Message, route: Route) -> ParseOutcome {
             withoutAmount.removeAll(keepingCapacity: true)
@@ -79,6 +82,7 @@ public struct RuleEngine: Sendable {
             // The banks tried could not read it: the fallback files may, on behalf of the bank
             // the sender or the text named, if any.
             if !rules.fallbacks.isEmpty {
+                triedBanks = route.banks
                 let named = route.bySender ? route.banks.first : route.detected.first
                 let namedBank = named.map { rules.banks[$0] }
                 // The fallback reads with the conventions of the named bank's country, else of the
@@ -115,7 +119,40 @@ public struct RuleEngine: Sendable {
             var doubts = Confidence()
             if countryInferred { doubts.insert(.countryInferred) }
             return parse(message, bank: fallback, source: source, as: namedBank ?? fallback, filterSubjects: false,
-                         doubts: doubts)
+                         doubts: doubts, recognizingFormats: true)
+        }
+
+        /// Format recognition: the message read with another bank's parser, before the fallback's
+        /// own. Each parser whose literals the text holds (`CompiledRuleSet.formatScreen`) is tried,
+        /// in bank order, but not those of the banks already tried, nor, when the fallback reads as
+        /// a country, those of banks of another country or of none; the first that finds an amount, and
+        /// whose bank's ignore rules let the message be, reads it. The transaction is the owner's
+        /// (the bank the sender or the text named, else the fallback) and carries the doubt
+        /// `anotherBanksFormat`.
+        private func recognizeFormat(_ message: Message, fallback: CompiledBank, owner: CompiledBank,
+                                     source: BankSource, doubts: Confidence) -> ParseOutcome? {
+            guard !rules.formats.isEmpty, !rules.formatScreen.isEmpty else { return nil }
+            rules.formatScreen.screen(message.text, into: &literalStarts)
+            let country = fallback.defaults.country
+            for (index, format) in rules.formats.enumerated() where literalStarts[index] >= 0 && literalStarts[index] < Int.max {
+                guard !triedBanks.contains(format.bank) else { continue }
+                let bank = rules.banks[format.bank]
+                if let country, bank.defaults.country != country { continue }
+                let parser = bank.parsers[format.parser]
+                guard case .success(var raw?) = extract(parser, from: message.text),
+                      raw[.amount] != nil || parser.constants[.amount] != nil,
+                      bank.ignoringRule(message.text, scratch: scratch) == nil else { continue }
+                fillFromLayer(&raw, parser: parser, text: message.text)
+                var doubts = doubts
+                doubts.insert(.anotherBanksFormat)
+                // With no country known, the format's bank's conventions (its currency, when the pattern
+                // leaves the symbol out of the amount) over none.
+                let defaults = owner.defaults.country == nil ? bank.defaults : nil
+                return categorized(TransactionBuilder.build(parser: parser, owner: owner, raw: raw, message: message,
+                                                            source: source, policy: policy, doubts: doubts,
+                                                            defaults: defaults))
+            }
+            return nil
         }
 
         /// The country a message from a sender no bank names comes from: the profile whose dialling
@@ -125,28 +162,17 @@ public struct RuleEngine: Sendable {
         func inferCountry(_ message: Message) -> CompiledCountry? {
             guard !rules.countries.isEmpty else { return nil }
             if let sender = message.sender {
-                let digits = sender.unicodeScalars.filter { $0.properties.numericType != nil && $0.isASCII }
-                let isPhone = sender.hasPrefix("+") && digits.count >= 8
-                    && sender.unicodeScalars.allSatisfy { $0.isASCII && ($0 == "+" || $0 == " " || $0 == "-" || CharacterSet.decimalDigits.contains($0)) }
-                if isPhone {
-                    let number = String(String.UnicodeScalarView(digits))
-                    var best: (country: CompiledCountry, length: Int)?
-                    for country in rules.countries {
-                        for prefix in country.phonePrefixes where number.hasPrefix(prefix) && prefix.count > (best?.length ?? 0) {
-                            best = (country, prefix.count)
-                        }
-                    }
-                    if let best { return best.country }
+                // What the sender says depends on the sender alone, and a mailbox or a phone's
+                // backup has few distinct senders: looked up once each.
+                let index: Int?
+                if let known = senderCountryCache[sender] {
+                    index = known
+                } else {
+                    index = countryIndex(ofSender: sender)
+                    if senderCountryCache.count >= Self.senderCacheLimit { senderCountryCache.removeAll(keepingCapacity: true) }
+                    senderCountryCache[sender] = index
                 }
-                if let country = rules.countries.first(where: { country in
-                    country.senders.contains { (try? $0.matches(sender, scratch: scratch)) == true }
-                }) {
-                    return country
-                }
-                if let code = SenderDomain.countryCode(ofEmailSender: sender),
-                   let country = rules.countries.first(where: { $0.code == code }) {
-                    return country
-                }
+                if let index { return rules.countries[index] }
             }
             // The country whose cue comes first in the text (at the same place, the first country).
             rules.countryCueScreen.screen(message.text, into: &literalStarts)
@@ -157,6 +183,46 @@ public struct RuleEngine: Sendable {
                 first = (found.lowerBound, index)
             }
             return first.map { rules.countries[$0.country] }
+        }
+
+        /// Countries by sender (`countryIndex(ofSender:)`), nil for a sender that names none.
+        private var senderCountryCache: [String: Int?] = [:]
+
+        /// The index (in `rules.countries`) of the country a sender names: the longest dialling
+        /// prefix of a phone number ("+" and 8 digits or more, spaces and dashes allowed), a
+        /// profile's sender-id shape, or an e-mail address's country-code domain.
+        func countryIndex(ofSender sender: String) -> Int? {
+            var digits: [UInt8] = []
+            var isPhone = sender.utf8.first == UInt8(ascii: "+")
+            if isPhone {
+                for byte in sender.utf8.dropFirst() {
+                    if byte >= 0x30 && byte <= 0x39 {
+                        digits.append(byte)
+                    } else if byte != 0x20 && byte != 0x2D {
+                        isPhone = false
+                        break
+                    }
+                }
+            }
+            if isPhone && digits.count >= 8 {
+                var best: (index: Int, length: Int)?
+                for (index, country) in rules.countries.enumerated() {
+                    for prefix in country.phonePrefixes where prefix.utf8.count > (best?.length ?? 0)
+                        && digits.starts(with: prefix.utf8) {
+                        best = (index, prefix.utf8.count)
+                    }
+                }
+                if let best { return best.index }
+            }
+            if let index = rules.countries.firstIndex(where: { country in
+                country.senders.contains { (try? $0.matches(sender, scratch: scratch)) == true }
+            }) {
+                return index
+            }
+            if let code = SenderDomain.countryCode(ofEmailSender: sender) {
+                return rules.countries.firstIndex { $0.code == code }
+            }
+            return nil
         }
 
         /// Parses a message as if it came from `bankID`, skipping sender routing: how a
@@ -243,7 +309,8 @@ public struct RuleEngine: Sendable {
         /// `owner` is the bank the transaction is recorded for (the bank itself, or the bank a
         /// fallback file reads on behalf of): its id and normalization defaults are used.
         func parse(_ message: Message, bank: CompiledBank, source: BankSource, as owner: CompiledBank,
-                   filterSubjects: Bool = true, doubts: Confidence = Confidence()) -> ParseOutcome? {
+                   filterSubjects: Bool = true, doubts: Confidence = Confidence(),
+                   recognizingFormats: Bool = false) -> ParseOutcome? {
             // A fallback reads a person's message ("I paid Rs 200 for dinner") only on behalf of a
             // bank its text names.
             if bank.isFallback, owner === bank, bank.isPersonalSender(message.sender, scratch: scratch) { return nil }
@@ -251,9 +318,32 @@ public struct RuleEngine: Sendable {
                !bank.subjects.contains(where: { (try? $0.matches(subject, scratch: scratch)) == true }) {
                 return .ignored(rule: "\(bank.id).subjects", bank: bank.id)
             }
-            for (id, pattern) in bank.ignore where (try? pattern.matches(message.text, scratch: scratch)) == true {
+            if let id = bank.ignoringRule(message.text, scratch: scratch) {
                 return .ignored(rule: id, bank: bank.id)
             }
+            guard recognizingFormats else { return runParsers(message, bank: bank, source: source, as: owner, doubts: doubts) }
+            // A fallback's ignore rules passed: another bank's format may read it, when the
+            // fallback's own parsers saw money move (one of their gates matched: a bank's format
+            // names its operation in words the fallback knows, and a message that names none is
+            // spared trying every format). The format's reading wins unless the fallback's read more
+            // of the message's fields (a format written for one bank's wording may leave out what
+            // the field layer and the fallback find: the reference, the date).
+            let withoutAmountBefore = withoutAmount.count
+            let own = runParsers(message, bank: bank, source: source, as: owner, doubts: doubts)
+            if case .matchLimit = own { return own }
+            guard own != nil || withoutAmount.count > withoutAmountBefore,
+                  let recognized = recognizeFormat(message, fallback: bank, owner: owner, source: source, doubts: doubts)
+            else { return own }
+            if let ownTransaction = own?.transaction, let transaction = recognized.transaction,
+               ownTransaction.fieldCount > transaction.fieldCount {
+                return own
+            }
+            return recognized
+        }
+
+        /// A bank's parsers in order: the first that finds an amount makes the transaction.
+        private func runParsers(_ message: Message, bank: CompiledBank, source: BankSource, as owner: CompiledBank,
+                                doubts: Confidence) -> ParseOutcome? {
             for parser in bank.parsers {
                 switch extract(parser, from: message.text) {
                 case .failure(let error):

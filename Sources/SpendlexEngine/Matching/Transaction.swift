@@ -119,3 +119,12 @@ public enum ParseOutcome: Sendable {
         }
     }
 }
+
+extension Transaction {
+    /// How many of the fields a message states were read: amount, currency, direction, date,
+    /// time, merchant, account, balance, reference. Compares two readings of one message.
+    var fieldCount: Int {
+        [amount != nil, currency != nil, direction != nil, date != nil, time != nil, merchant != nil,
+         account != nil, balance != nil, reference != nil].reduce(0) { $0 + ($1 ? 1 : 0) }
+    }
+}

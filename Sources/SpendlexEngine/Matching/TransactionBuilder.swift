@@ -6,10 +6,13 @@ import SpendlexRules
 enum TransactionBuilder {
     /// `owner` is the bank the transaction is recorded for: the parser's own bank, or the bank a
     /// fallback file reads on behalf of; its country, currency, date order and zone are the defaults.
-    /// `doubts` are those found before the parser ran (how the country was known).
+    /// `doubts` are those found before the parser ran (how the country was known). `defaults`, when
+    /// given, replace the owner's (a format recognised for a sender of no known country reads with
+    /// its own bank's).
     static func build(parser: CompiledParser, owner: CompiledBank, raw: FieldValues, message: Message,
-                      source: BankSource, policy: ConfidencePolicy, doubts: Confidence = Confidence()) -> ParseOutcome {
-        let defaults = owner.defaults
+                      source: BankSource, policy: ConfidencePolicy, doubts: Confidence = Confidence(),
+                      defaults: BankDefaults? = nil) -> ParseOutcome {
+        let defaults = defaults ?? owner.defaults
         var confidence = doubts
         if parser.isFallback {
             confidence.insert(.fallbackParser)

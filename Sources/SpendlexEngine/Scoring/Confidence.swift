@@ -49,6 +49,9 @@ public struct Confidence: Sendable, Equatable {
         /// A numeric date reads both ways ("05/11/2026") and no country decides the order: the
         /// reading closest to the message's arrival was taken (or, with no arrival time, day first).
         case ambiguousDateOrder
+        /// Read with another bank's format (format recognition): neither the sender nor the text
+        /// named that bank, or the sender's bank has no such format.
+        case anotherBanksFormat
 
         /// The part of the score this doubt belongs to.
         public var part: String {
@@ -63,13 +66,14 @@ public struct Confidence: Sendable, Equatable {
             case .noDirection: "direction"
             case .ambiguousCurrency: "currency"
             case .countryInferred: "source"
+            case .anotherBanksFormat: "specificity"
             }
         }
 
         /// What it takes off the score.
         public var weight: Double {
             switch self {
-            case .fallbackParser, .futureDate: 0.35
+            case .fallbackParser, .futureDate, .anotherBanksFormat: 0.35
             case .perFieldParser, .bankFromText, .dateFromArrival: 0.05
             case .noBank, .malformedBalance, .ambiguousCurrency: 0.10
             case .countryInferred, .ambiguousDateOrder: 0.05
@@ -99,6 +103,7 @@ public struct Confidence: Sendable, Equatable {
             case .ambiguousCurrency: "currency symbol shared by several currencies, not decided by the country"
             case .countryInferred: "country inferred from the sender's shape or the text, not known from a bank"
             case .ambiguousDateOrder: "numeric date readable day-first and month-first, no country to decide: the reading nearest the arrival taken"
+            case .anotherBanksFormat: "read with another bank's format (format recognition), not one of the sender's bank"
             }
         }
     }

@@ -81,8 +81,9 @@ public struct RuleSuggester {
             message.text = CardNumberMasker.mask(original.text)
             let outcome = worker.parse(message)
             switch outcome {
-            case .transaction(let transaction) where transaction.confidenceParts.contains(.fallbackParser):
-                break  // read only by the fallback: exactly what a bank parser should take over
+            case .transaction(let transaction) where transaction.confidenceParts.contains(.fallbackParser)
+                || transaction.confidenceParts.contains(.anotherBanksFormat):
+                break  // read only by the fallback, or with another bank's format: what a parser should take over
             case .transaction(let transaction):
                 notes.append("message \(message.id): already parsed by \(transaction.rule); skipped")
                 continue

@@ -121,6 +121,10 @@ enum MIMEParameters {
                 k += 1
                 var digits = 0
                 while k < nameHi, bytes[k] &- 0x30 < 10 {
+                    // RFC 2231 numbers a value's sections from 0, a handful at most: a section number
+                    // of more than five digits is no continuation (the parameter is skipped below),
+                    // and more digits than an Int holds overflowed (found by fuzzing).
+                    guard digits < 5 else { break }
                     section = section * 10 + Int(bytes[k] - 0x30)
                     digits += 1
                     k += 1

@@ -57,4 +57,17 @@ struct MIMEFuzzReproducerTests {
         let headers = try MIMEDecoder.headers(of: Array(message.utf8))
         #expect(headers.date == nil)
     }
+
+    /// message-body: an RFC 2231 section number ("boundary*1111…=b") with more digits than an
+    /// `Int` holds overflowed (a trap); it is no continuation, so the parameter is skipped.
+    @Test func parameterSectionNumberTooLongForAnInt() throws {
+        let message = "From: alerts@hdfcbank.net\r\nContent-Type: multipart/alternative; boundary*"
+            + String(repeating: "1", count: 40) + "=b\r\n\r\n--b--\r\n"
+        let bytes = Array(message.utf8)
+        let headers = try MIMEDecoder.headers(of: bytes)
+        _ = MIMEDecoder.body(of: bytes, headers: headers)
+        let typed = "Content-Type: text/plain; charset*" + String(repeating: "9", count: 25) + "*=utf-8''x; name*0=a; name*1=b\r\n\r\nhi\r\n"
+        let plain = try MIMEDecoder.headers(of: Array(typed.utf8))
+        #expect(MIMEDecoder.body(of: Array(typed.utf8), headers: plain).text.contains("hi"))
+    }
 }
