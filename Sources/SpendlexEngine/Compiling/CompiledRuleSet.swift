@@ -85,7 +85,9 @@ public struct CompiledRuleSet: Sendable {
         // anything: the words a format's literals are made of are its own ("debited", "spent"), and
         // reading the expanded patterns (currency and amount alternations in each) cost 0.2 s of
         // every start with the bundled rules.
-        for (bankIndex, bank) in banks.enumerated() where !bank.isFallback {
+        // Only a fallback recognizes formats: without one, nothing is read for it.
+        let recognizes = banks.contains(where: \.isFallback)
+        for (bankIndex, bank) in banks.enumerated() where recognizes && !bank.isFallback {
             for (parserIndex, parser) in bank.parsers.enumerated() {
                 guard let written = parser.rule.pattern ?? parser.rule.when else { continue }
                 formats.append((bankIndex, parserIndex))
