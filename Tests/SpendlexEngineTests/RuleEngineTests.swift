@@ -33,6 +33,7 @@ struct RuleEngineTests {
           - id: tb.fields
             direction: credit
             when: '(?i)\\bsalary\\b'
+            unless: '(?i)\\breversed\\b'
             fields:
               amount: '%{AMOUNT_INR:amount}'
               merchant: 'from (\\w+)'
@@ -140,6 +141,12 @@ struct RuleEngineTests {
             return
         }
         #expect(rule == "tb.ignore.otp" && bank == "tb")
+    }
+
+    @Test("a parser's unless pattern keeps it from reading a message")
+    func parserUnless() throws {
+        #expect(try #require(parse("Salary of Rs 50,000.00 credited from ACME", sender: "VM-TBANK").transaction).rule == "tb.fields")
+        #expect(parse("Salary of Rs 50,000.00 credited from ACME reversed", sender: "VM-TBANK").transaction == nil)
     }
 
     @Test("an ignore rule's unless pattern keeps a message it would ignore")

@@ -221,10 +221,13 @@ public final class CompiledParser: Sendable {
     /// For each of `layerFields`, in the same order, the layer's finders of that field that read
     /// messages of this parser's bank's country (none for `channel`, which the layer's channels find).
     let layerFinders: [[CompiledFieldLayer.Finder]]
+    /// The parser's `unless`: found in the message, the parser does not read it.
+    let unless: Pattern?
 
     init(id: String, bankID: String, rule: ParserRule, matcher: FieldMatcher, amount: AmountNormalizer,
          date: DateNormalizer, constants: [FieldName: String], isFallback: Bool, layerFields: [FieldName] = [],
-         layerFinders: [[CompiledFieldLayer.Finder]] = []) {
+         layerFinders: [[CompiledFieldLayer.Finder]] = [], unless: Pattern? = nil) {
+        self.unless = unless
         precondition(layerFinders.isEmpty || layerFinders.count == layerFields.count)
         self.layerFields = layerFields
         self.layerFinders = layerFinders.isEmpty ? layerFields.map { _ in [] } : layerFinders

@@ -397,9 +397,14 @@ public enum RuleCompiler {
         let finders = fromLayer.map { field in
             (layer?.finders.first { $0.field == field }?.patterns ?? []).filter { $0.reads(country: defaults.country) }
         }
+        var unless: Pattern?
+        if let text = parser.unless {
+            guard let compiled = compilePattern(text, expander: &expander, diagnostics: &diagnostics)?.pattern else { return nil }
+            unless = compiled
+        }
         return CompiledParser(id: id, bankID: bank.id.value, rule: parser, matcher: matcher,
                               amount: amount, date: date, constants: constants, isFallback: bank.isFallback,
-                              layerFields: fromLayer, layerFinders: finders)
+                              layerFields: fromLayer, layerFinders: finders, unless: unless)
     }
 
     /// Expands and compiles one pattern; a PCRE2 error is reported inside the written pattern.

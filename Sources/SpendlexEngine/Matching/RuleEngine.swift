@@ -517,6 +517,7 @@ public struct RuleEngine: Sendable {
                 switch parser.matcher {
                 case .single(let pattern, let groups):
                     guard let match = try pattern.firstMatch(in: text, scratch: scratch) else { return .success(nil) }
+                    if let unless = parser.unless, try unless.matches(text, scratch: scratch) { return .success(nil) }
                     var raw = FieldValues()
                     raw.span = match[0]
                     for (field, numbers) in groups {
@@ -527,6 +528,7 @@ public struct RuleEngine: Sendable {
                     return .success(raw)
                 case .perField(let gate, let fields):
                     if let gate, try !gate.matches(text, scratch: scratch) { return .success(nil) }
+                    if let unless = parser.unless, try unless.matches(text, scratch: scratch) { return .success(nil) }
                     var raw = FieldValues()
                     for (name, pattern, group) in fields {
                         if name == .amount, let roles = rules.fieldLayer?.roles, !roles.isEmpty {

@@ -138,6 +138,9 @@ public struct ParserRule: Sendable {
     public var pattern: PatternText?
     /// With per-field patterns: a pattern that must match before the fields are searched.
     public var when: PatternText?
+    /// A pattern that, found anywhere in the message, keeps this parser from reading it (tried only
+    /// when `pattern` or `when` matched): what an earlier parser reads, for a last-resort parser.
+    public var unless: PatternText?
     /// Field options, and per-field patterns.
     public var fields: [FieldRule]
     /// Fields without which a transaction is `pending` rather than complete; `amount` always is.
