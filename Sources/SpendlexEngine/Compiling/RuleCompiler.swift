@@ -31,8 +31,8 @@ public enum RuleCompiler {
         var banks: [CompiledBank] = []
         for bank in ruleSet.banks {
             let profile = bank.isFallback && bank.country == nil ? world : ruleSet.profile(of: bank.country)
-            banks.append(compile(bank, profile: profile, layer: fieldLayer, layerSource: ruleSet.fieldLayer, expander: &expander,
-                                 diagnostics: &diagnostics))
+            banks.append(compile(bank, profile: profile, layer: fieldLayer, layerSource: ruleSet.fieldLayer,
+                                 expander: &expander, diagnostics: &diagnostics))
         }
         let (countries, cues) = compileCountries(ruleSet, layer: fieldLayer, expander: &expander,
                                                  diagnostics: &diagnostics)
@@ -64,7 +64,8 @@ public enum RuleCompiler {
         }
         var world = CountryProfile.unwritten("")
         // One-letter forms ("N", "P") mean money only once the country is known.
-        world.symbols = forms.filter { !shared.contains($0.key) && $0.key.count > 1 }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        world.symbols = forms.filter { !shared.contains($0.key) && $0.key.count > 1 }
+            .sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         return world
     }
 
@@ -95,8 +96,8 @@ public enum RuleCompiler {
             let copies = fallbacks.map { fallback in
                 var asCountry = fallback
                 asCountry.country = profile.country.value
-                return compile(asCountry, profile: profile, layer: layer, layerSource: ruleSet.fieldLayer, expander: &expander,
-                               diagnostics: &repeated)
+                return compile(asCountry, profile: profile, layer: layer, layerSource: ruleSet.fieldLayer,
+                               expander: &expander, diagnostics: &repeated)
             }
             let (country, cue) = compileCountry(profile, fallbacks: copies, sharedCurrencies: sharedCurrencies,
                                                 expander: &expander, diagnostics: &diagnostics)
@@ -269,8 +270,9 @@ public enum RuleCompiler {
     }
 
     /// A bank's settings are its own, else its country profile's, else CLDR's for the country.
-    private static func compile(_ bank: BankRules, profile: CountryProfile?, layer: CompiledFieldLayer?, layerSource: FieldLayer?,
-                                expander: inout GrammarExpander, diagnostics: inout [Diagnostic]) -> CompiledBank {
+    private static func compile(_ bank: BankRules, profile: CountryProfile?, layer: CompiledFieldLayer?,
+                                layerSource: FieldLayer?, expander: inout GrammarExpander,
+                                diagnostics: inout [Diagnostic]) -> CompiledBank {
         // The country's one-letter currency forms, for this bank's patterns only.
         let local = oneLetterForms(profile)
         var replaced: GrammarFragment?

@@ -157,8 +157,8 @@ public struct RuleEngine: Sendable {
 
         /// The country a message from a sender no bank names comes from: the profile whose dialling
         /// prefix (the longest) starts a phone-number sender, or whose sender-id shapes match the
-        /// sender, or whose country-code domain ends an e-mail sender's address; else the one whose cues (bank names, currency forms) come first in the text. nil
-        /// when nothing points to one.
+        /// sender, or whose country-code domain ends an e-mail sender's address; else the one whose
+        /// cues (bank names, currency forms) come first in the text. nil when nothing points to one.
         func inferCountry(_ message: Message) -> CompiledCountry? {
             guard !rules.countries.isEmpty else { return nil }
             if let sender = message.sender {
