@@ -151,7 +151,11 @@ enum TransactionBuilder {
             }
         }
 
-        let reference = value(.reference).map { CardNumberMasker.mask(Self.collapsingWhitespace($0)) }
+        // Digits of other scripts as ASCII ("٠٢٢٠٠٠٦٨٣٧١٦" is 022000683716), before masking: a card
+        // number written in Arabic-Indic digits is a card number too.
+        let reference = value(.reference).map { raw in
+            CardNumberMasker.mask(Self.collapsingWhitespace(NormalizingText.withASCIIDigits(raw) ?? raw))
+        }
         // A captured channel as the rule language names channels: "Direct Debit" → "direct_debit".
         let channel = value(.channel).map(Self.channelName) ?? parser.rule.channel
 
