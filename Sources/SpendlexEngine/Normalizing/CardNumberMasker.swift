@@ -1,7 +1,8 @@
 /// Hides full card numbers in free text before it is stored, logged or shown.
 ///
-/// The rule: a card number is 13 to 19 digits, written together or in groups joined by
-/// single spaces or dashes, that pass the Luhn check and are not one digit repeated. It is
+/// The rule: a card number is 13 to 19 digits (ASCII, or another script's read as ASCII: "٤١١١…"),
+/// written together or in groups joined by single spaces or dashes, that pass the Luhn check and
+/// are not one digit repeated. It is
 /// masked wherever it stands, letters touching it included ("EAZYDINE4111111111111111",
 /// "4111111111111111abc"), because a merchant or an id glued to a card number is exactly how
 /// one leaks. What stays readable: runs of 12 digits or fewer (UPI references, phone
@@ -16,6 +17,21 @@ public enum CardNumberMasker {
     /// form a number are masked. Other text is unchanged, and the input itself is returned
     /// when there is nothing to mask.
     public static func mask(_ text: String) -> String {
+        let masked = maskASCII(text)
+        // A card number in the digits of another script ("٤١١١…" in Arabic-Indic) is one too: when
+        // the text holds such digits and, read in ASCII digits, a card number, that reading is
+        // what is kept (its other-script digits become ASCII ones). ASCII text is not read again.
+        guard masked == text, !NormalizingText.isASCII(text),
+              text.unicodeScalars.contains(where: { !$0.isASCII && $0.properties.numericType == .decimal }),
+              let ascii = NormalizingText.withASCIIDigits(text) else {
+            return masked
+        }
+        let maskedASCII = maskASCII(ascii)
+        return maskedASCII == ascii ? masked : maskedASCII
+    }
+
+    /// `mask(_:)` for ASCII digits.
+    private static func maskASCII(_ text: String) -> String {
         let result: [UInt8]? = text.withUTF8Bytes { bytes -> [UInt8]? in
             var output: [UInt8]?
             var copied = 0

@@ -300,6 +300,14 @@ struct OtherScriptDigitsTests {
         #expect(NormalizingText.composed("Rs 1,250.00 at ₹ CAFÉ") == "Rs 1,250.00 at ₹ CAFÉ")
     }
 
+    @Test("a card number in Arabic-Indic or other digits is masked too")
+    func otherScriptCardNumbers() {
+        #expect(CardNumberMasker.mask("بطاقة ٤١١١١١١١١١١١١١١١ تم") == "بطاقة XXXXXXXXXXXX1111 تم")
+        #expect(CardNumberMasker.mask("card ४१११ ११११ ११११ ११११") == "card XXXXXXXXXXXX1111")
+        // Other digits that are no card number stay as written.
+        #expect(CardNumberMasker.mask("رقم العملية ٠٢٢٠٠٠٦٨٣٧١٦") == "رقم العملية ٠٢٢٠٠٠٦٨٣٧١٦")
+    }
+
     @Test("Arabic's optional vowel marks and tatweel are dropped before the rules read a text")
     func arabicMarks() {
         // "خُصم" (with a damma) reads as "خصم"; "بـ30.48" (with a tatweel) as "ب30.48".
