@@ -61,7 +61,7 @@ let package = Package(
         .executableTarget(
             name: "spendlex",
             dependencies: [
-                "SpendlexEngine", "SpendlexRules", "SpendlexMail", "SpendlexStore", "SpendlexServer",
+                "SpendlexEngine", "SpendlexRules", "SpendlexMail", "SpendlexStore", "SpendlexServer", "PCRE2",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

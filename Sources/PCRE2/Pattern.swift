@@ -211,6 +211,7 @@ public final class Pattern: @unchecked Sendable {
         // so a negative offset would wrap. Reject both the way pcre2_match does.
         guard offset >= 0, offset <= subject.count else { return PCRE2_ERROR_BADOFFSET }
         let context = scratch.matchContext
+        if PatternProfile.isOn { return profiled(subject, from: offset, matchData: matchData, context: context) }
         return withNonNilBase(subject) { base, count in
             if isJITCompiled {
                 pcre2_jit_match_8(code, base, count, offset, 0, matchData, context)
@@ -218,6 +219,22 @@ public final class Pattern: @unchecked Sendable {
                 pcre2_match_8(code, base, count, offset, 0, matchData, context)
             }
         }
+    }
+
+    /// `run` timed and counted, for `PatternProfile`.
+    @inline(never)
+    private func profiled(_ subject: UnsafeBufferPointer<UInt8>, from offset: Int, matchData: OpaquePointer,
+                          context: OpaquePointer) -> Int32 {
+        let start = ContinuousClock.now
+        let rc = withNonNilBase(subject) { base, count in
+            isJITCompiled
+                ? pcre2_jit_match_8(code, base, count, offset, 0, matchData, context)
+                : pcre2_match_8(code, base, count, offset, 0, matchData, context)
+        }
+        let elapsed = ContinuousClock.now - start
+        let nanoseconds = elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
+        PatternProfile.record(self, bytes: subject.count - offset, matched: rc >= 0, nanoseconds: nanoseconds)
+        return rc
     }
 
     @inline(__always)

@@ -64,7 +64,8 @@ public struct CompiledRuleSet: Sendable {
     }
 
     init(banks: [CompiledBank], router: SenderRouter, rules: RuleSet, categorizer: Categorizer? = nil,
-         countries: [CompiledCountry] = [], countryCues: [String?] = [], fieldLayer: CompiledFieldLayer? = nil) {
+         countries: [CompiledCountry] = [], countryCues: [String?] = [], fieldLayer: CompiledFieldLayer? = nil,
+         literals: FragmentLiterals? = nil) {
         self.banks = banks
         // A cue that does not compile on its own compiled nowhere (each is checked when its
         // profile is compiled): it names nothing.
@@ -81,21 +82,21 @@ public struct CompiledRuleSet: Sendable {
         detectScreen = LiteralScreen(banks.flatMap { bank in bank.detect.map(\.source) })
         var formats: [(bank: Int, parser: Int)] = []
         var formatTexts: [String] = []
-        // Literals are read from the patterns as written, each grammar reference standing for
-        // anything: the words a format's literals are made of are its own ("debited", "spent"), and
-        // reading the expanded patterns (currency and amount alternations in each) cost 0.2 s of
-        // every start with the bundled rules.
+        // Literals are read from the patterns as written, each grammar reference standing for what
+        // its fragment requires (read once: reading the expanded patterns, currency and amount
+        // alternations in each, cost 0.2 s of every start with the bundled rules), or for anything
+        // when the fragments are not given.
         // Only a fallback recognizes formats: without one, nothing is read for it.
         let recognizes = banks.contains(where: \.isFallback)
         for (bankIndex, bank) in banks.enumerated() where recognizes && !bank.isFallback {
             for (parserIndex, parser) in bank.parsers.enumerated() {
                 guard let written = parser.rule.pattern ?? parser.rule.when else { continue }
                 formats.append((bankIndex, parserIndex))
-                formatTexts.append(Self.withReferencesAsAnything(written.value))
+                formatTexts.append(literals == nil ? Self.withReferencesAsAnything(written.value) : written.value)
             }
         }
         self.formats = formats
-        formatScreen = LiteralScreen(formatTexts)
+        formatScreen = LiteralScreen(formatTexts, references: literals)
         var offset = 0
         detectOffsets = banks.map { bank in
             defer { offset += bank.detect.count }
@@ -133,12 +134,28 @@ public final class CompiledBank: Sendable {
     public let parsers: [CompiledParser]
     /// Normalization defaults taken from the bank file.
     let defaults: BankDefaults
+    /// The literals of its ignore patterns, then of its parsers' patterns (a one-pattern parser's
+    /// pattern, a per-field parser's `when`), searched for in one pass over a message: an ignore
+    /// rule or a parser whose literals the text lacks is not tried. An unknown sender's message
+    /// met every ignore rule of a fallback file, each a PCRE2 search of the whole text.
+    let screen: LiteralScreen
     /// A fallback file (`fallback: true`): never routed to; tried after every bank.
     public var isFallback: Bool { rules.isFallback }
 
-    /// The id of the first ignore rule that ignores `text`, if any.
-    func ignoringRule(_ text: String, scratch: MatchScratch) -> String? {
-        ignore.first { $0.ignores(text, scratch: scratch) }?.id
+    /// The id of the first ignore rule that ignores `text`, if any. `screened`: `screen`'s result
+    /// for `text` (an ignore rule whose literals are not there is passed over), or empty.
+    func ignoringRule(_ text: String, scratch: MatchScratch, screened: [Int] = []) -> String? {
+        let screening = screened.count == screen.count
+        return ignore.indices.first { index in
+            !(screening && screened[index] < 0) && ignore[index].ignores(text, scratch: scratch)
+        }.map { ignore[$0].id }
+    }
+
+    /// Whether the parser at `index` may match the text `screened` is `screen`'s result for
+    /// (empty: no screening).
+    @inline(__always)
+    func mayMatch(parser index: Int, screened: [Int]) -> Bool {
+        screened.count != screen.count || screened[ignore.count + index] >= 0
     }
 
     /// Whether the sender is one of a fallback's `personal_senders` (a person, not a bank).
@@ -148,7 +165,7 @@ public final class CompiledBank: Sendable {
     }
 
     init(id: String, rules: BankRules, subjects: [Pattern], detect: [Pattern], personalSenders: [Pattern] = [],
-         ignore: [CompiledIgnore], parsers: [CompiledParser], defaults: BankDefaults) {
+         ignore: [CompiledIgnore], parsers: [CompiledParser], defaults: BankDefaults, screen: LiteralScreen? = nil) {
         self.id = id
         self.rules = rules
         self.subjects = subjects
@@ -157,6 +174,7 @@ public final class CompiledBank: Sendable {
         self.ignore = ignore
         self.parsers = parsers
         self.defaults = defaults
+        self.screen = screen ?? LiteralScreen([String?](repeating: nil, count: ignore.count + parsers.count))
     }
 }
 
@@ -223,14 +241,28 @@ public final class CompiledParser: Sendable {
     let layerFinders: [[CompiledFieldLayer.Finder]]
     /// The parser's `unless`: found in the message, the parser does not read it.
     let unless: Pattern?
+    /// The literals of every one of `layerFinders`, in order, scanned for in one pass over an ASCII
+    /// window: a finder whose literals the window lacks (after where it searches from) is not run.
+    /// On a mailbox of alerts most windows hold no balance or reference, and each finder's search
+    /// of them cost more than the pass. nil: no finder has literals.
+    let layerScanner: LiteralScanner?
+    /// Where each field's finders start among those the scanner was made for.
+    let layerFinderOffsets: [Int]
 
     init(id: String, bankID: String, rule: ParserRule, matcher: FieldMatcher, amount: AmountNormalizer,
          date: DateNormalizer, constants: [FieldName: String], isFallback: Bool, layerFields: [FieldName] = [],
-         layerFinders: [[CompiledFieldLayer.Finder]] = [], unless: Pattern? = nil) {
+         layerFinders: [[CompiledFieldLayer.Finder]] = [], unless: Pattern? = nil, layerScanner: LiteralScanner? = nil) {
         self.unless = unless
         precondition(layerFinders.isEmpty || layerFinders.count == layerFields.count)
         self.layerFields = layerFields
         self.layerFinders = layerFinders.isEmpty ? layerFields.map { _ in [] } : layerFinders
+        var offset = 0
+        layerFinderOffsets = self.layerFinders.map { finders in
+            defer { offset += finders.count }
+            return offset
+        }
+        precondition(layerScanner == nil || layerScanner?.count == offset)
+        self.layerScanner = layerScanner
         self.id = id
         self.bankID = bankID
         self.rule = rule
@@ -263,6 +295,8 @@ final class CompiledFieldLayer: Sendable {
         let pattern: Pattern
         let group: Int
         let countries: Set<String>
+        /// Its literals in ASCII texts (`LiteralPrefilter`), for the parser's `layerScanner`.
+        var prefilter: LiteralPrefilter?
 
         /// Whether it reads a message of a bank of `country` (nil: a country not known).
         func reads(country: String?) -> Bool {

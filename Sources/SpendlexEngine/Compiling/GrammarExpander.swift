@@ -1,3 +1,4 @@
+import Foundation
 import PCRE2
 import SpendlexRules
 
@@ -46,14 +47,41 @@ struct GrammarExpander {
     /// country profile with the same patterns, and PCRE2's JIT compile of the large currency
     /// alternation is the costliest part of loading rules. Kept here because the expander is
     /// what every compile step already carries.
-    var compiled: [String: Pattern] = [:]
+    var compiled: [ExpandedText: Pattern] = [:]
 
-    init(fragments: [GrammarFragment]) {
+    /// An expanded pattern's text as a dictionary key, hashed and compared byte by byte. A
+    /// `String` key hashes its text in normalization form C, scalar by scalar once it holds
+    /// anything beyond ASCII, and the currency alternation in most patterns does: that hashing
+    /// was a quarter of loading the bundled rules. Equal bytes are what the cache needs (the
+    /// same pattern text compiles the same).
+    struct ExpandedText: Hashable {
+        let text: String
+        init(_ text: String) { self.text = text }
+
+        func hash(into hasher: inout Hasher) {
+            text.withUTF8Bytes { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        }
+
+        static func == (a: Self, b: Self) -> Bool {
+            a.text.withUTF8Bytes { x in
+                b.text.withUTF8Bytes { y in
+                    x.count == y.count && (x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0)
+                }
+            }
+        }
+    }
+
+    /// What the fragments require, for the literal screens of patterns as written. The
+    /// fragments `replace` swaps (a country's local currency forms) stand for anything there.
+    let literals: FragmentLiterals
+
+    init(fragments: [GrammarFragment], varying: Set<String> = []) {
         var byName: [String: GrammarFragment] = [:]
         for fragment in fragments where byName[fragment.name.value] == nil {
             byName[fragment.name.value] = fragment
         }
         self.fragments = byName
+        literals = FragmentLiterals(fragments: byName.mapValues(\.pattern.value), opaque: varying)
     }
 
     /// Puts `fragment` in place of the fragment of its name (a country's local currency forms while

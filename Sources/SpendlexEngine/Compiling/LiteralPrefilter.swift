@@ -1,3 +1,5 @@
+import PCRE2
+
 /// What every match of a pattern contains, found from the pattern's text the way ripgrep finds
 /// required literals: a set of strings ("needles"), one of which is in every match the pattern
 /// can make. A text that holds none of them (ignoring ASCII case) cannot match, and PCRE2 need
@@ -32,9 +34,13 @@ struct LiteralPrefilter: Sendable {
     /// when none is worth having (no needle as long as `minimumNeedle`). A pattern that cannot
     /// match any ASCII text gets a prefilter for ASCII texts with no needles. `LiteralScanner`
     /// searches for the needles.
-    init?(pattern: String, extended: Bool = false, texts: Texts = .ascii, minimumNeedle: Int = LiteralPrefilter.minimumNeedle) {
+    /// With `references`, `pattern` is a pattern as written in a rule file: a grammar reference
+    /// (`%{NAME}`, `%{NAME:field}`) stands for what its fragment requires.
+    init?(pattern: String, extended: Bool = false, texts: Texts = .ascii, minimumNeedle: Int = LiteralPrefilter.minimumNeedle,
+          references: FragmentLiterals? = nil) {
         precondition(minimumNeedle >= 2, "the scanner looks needles up by their first two bytes")
-        var reader = PatternReader(Array(pattern.unicodeScalars), extended: extended, asciiTexts: texts == .ascii)
+        var reader = PatternReader(Array(pattern.unicodeScalars), extended: extended, asciiTexts: texts == .ascii,
+                                   references: references)
         guard let facts = try? reader.readAll() else { return nil }
         let needles: Set<[UInt8]>
         switch facts.required {
@@ -72,6 +78,13 @@ struct LiteralFacts {
     /// The most strings an exact set keeps, and the longest string in one.
     static let maxExact = 64
     static let maxLength = 24
+
+    /// What it requires: its exact strings (unless one of them is empty), or what else it requires
+    /// (a lookahead's words), whichever is better.
+    var requirement: Required {
+        guard let ofExact = requirementOfExact else { return required }
+        return ofExact == .nothing ? required : LiteralFacts.better(ofExact, required)
+    }
 
     /// What its exact strings require: themselves, unless one of them is empty.
     var requirementOfExact: Required? {
@@ -138,11 +151,15 @@ private struct PatternReader {
     var extended: Bool
     /// Whether the texts are ASCII: a scalar outside ASCII then cannot match; else it is any character.
     let asciiTexts: Bool
+    /// The grammar fragments `%{NAME}` refers to, for a pattern as written; nil for an expanded
+    /// pattern, where `%` is itself.
+    let references: FragmentLiterals?
 
-    init(_ scalars: [Unicode.Scalar], extended: Bool, asciiTexts: Bool) {
+    init(_ scalars: [Unicode.Scalar], extended: Bool, asciiTexts: Bool, references: FragmentLiterals? = nil) {
         self.scalars = scalars
         self.extended = extended
         self.asciiTexts = asciiTexts
+        self.references = references
     }
 
     mutating func readAll() throws -> LiteralFacts {
@@ -180,7 +197,7 @@ private struct PatternReader {
             } else {
                 exact = nil
             }
-            switch branch.requirementOfExact ?? branch.required {
+            switch branch.requirement {
             case .impossible: continue
             case .nothing: unknown = true
             case .oneOf(let set): needles.formUnion(set)
@@ -202,12 +219,17 @@ private struct PatternReader {
             run = [[]]
         }
         var impossible = false
+        var lookedFor = LiteralFacts.Required.nothing
         while let scalar = peek(), scalar != "|", scalar != ")" {
             guard let item = try quantified() else { continue }
             // Read on to the sequence's end all the same: the text after it must be read.
             if item.required == .impossible || item.exact?.isEmpty == true { impossible = true }
             if impossible { continue }
             whole = whole.flatMap { sofar in item.exact.flatMap { LiteralFacts.product(sofar, $0) } }
+            // An item with exact strings may require more than them: a lookahead matches "" and
+            // requires what it looks for. Kept for when nothing else is required: a lookahead's
+            // words ("for" in "recharge of(?=… for …)") are often commoner than the sequence's own.
+            if item.exact != nil, case .oneOf = item.required { lookedFor = LiteralFacts.better(lookedFor, item.required) }
             if let exact = item.exact {
                 if let sofar = run, let joined = LiteralFacts.product(sofar, exact) {
                     run = joined
@@ -225,6 +247,7 @@ private struct PatternReader {
         if let whole, let requirement = LiteralFacts(exact: whole, required: .nothing).requirementOfExact {
             required = LiteralFacts.better(required, requirement)
         }
+        if required == .nothing { required = lookedFor }
         return LiteralFacts(exact: whole, required: required)
     }
 
@@ -247,7 +270,7 @@ private struct PatternReader {
             for _ in 0..<minimum { power = power.flatMap { LiteralFacts.product($0, exact) } }
             if let power { return LiteralFacts(exact: power, required: .nothing) }
         }
-        return LiteralFacts(exact: nil, required: atom.requirementOfExact ?? atom.required)
+        return LiteralFacts(exact: nil, required: atom.requirement)
     }
 
     /// `?`, `*`, `+` or `{n}`, `{n,}`, `{n,m}`, with a lazy or possessive mark: the bounds
@@ -306,6 +329,19 @@ private struct PatternReader {
         case ".": return .anything
         case "^", "$": return .empty
         case "\\": return try escape()
+        case "%" where references != nil && peek() == "{":
+            // `%{NAME}` or `%{NAME:field}`: the fragment, in a group of its own, read with this
+            // place's extended mode (the expansion puts it here).
+            var name = ""
+            index += 1
+            while let next = peek(), next != "}", next != ":" {
+                name.unicodeScalars.append(next)
+                index += 1
+            }
+            while let next = peek(), next != "}" { index += 1 }
+            guard peek() == "}" else { throw Unsupported() }
+            index += 1
+            return references!.facts(of: name, extended: extended, asciiTexts: asciiTexts)
         default: return literal(scalar)
         }
     }
@@ -337,10 +373,12 @@ private struct PatternReader {
             index += 1
             return try closeGroup(alternation())
         case "=", "!":
+            let positive = peek() == "="
             index += 1
-            _ = try closeGroup(alternation())
-            return .empty
+            return Self.assertion(try closeGroup(alternation()), positive: positive)
         case "<" where peek(1) == "=" || peek(1) == "!":
+            // A lookbehind's text may lie before where a search starts (the field layer searches
+            // from an offset, the scanner's positions must be at or after it): it says nothing.
             index += 2
             _ = try closeGroup(alternation())
             return .empty
@@ -389,6 +427,15 @@ private struct PatternReader {
             defer { extended = outer }
             return try closeGroup(alternation())
         }
+    }
+
+    /// A lookahead matches no text, but what a positive one requires is in the text wherever it
+    /// holds, after the place it is tried at (`\A(?=.*\bmerchant\b)` needs "merchant"); a
+    /// negative one says nothing.
+    private static func assertion(_ inner: LiteralFacts, positive: Bool) -> LiteralFacts {
+        guard positive else { return .empty }
+        if inner.required == .impossible || inner.exact?.isEmpty == true { return .impossible }
+        return LiteralFacts(exact: [[]], required: inner.requirement)
     }
 
     private mutating func closeGroup(_ facts: LiteralFacts) throws -> LiteralFacts {
@@ -533,6 +580,81 @@ private struct PatternReader {
     }
 }
 
+/// What the grammar fragments of a rule set require, for reading patterns as written
+/// (`LiteralPrefilter(pattern:references:)`): each fragment is read once for each mode it is met
+/// in, not once in every pattern that expands it (the currency and amount alternations in most
+/// patterns made reading expanded patterns cost a fifth of a second of every start). Also keeps
+/// the prefilters of written patterns, which repeat (each fallback file is compiled once more for
+/// every country). Used while rules compile, on one thread.
+final class FragmentLiterals {
+    private let fragments: [String: String]
+    private let opaque: Set<String>
+    private struct Key: Hashable {
+        let name: String
+        let extended: Bool
+        let asciiTexts: Bool
+    }
+    private var known: [Key: LiteralFacts] = [:]
+    private var reading: Set<String> = []
+    private struct PrefilterKey: Hashable {
+        let pattern: GrammarExpander.ExpandedText
+        let ascii: Bool
+        let minimumNeedle: Int
+    }
+    private var prefilters: [PrefilterKey: LiteralPrefilter?] = [:]
+
+    /// `fragments`: each fragment's pattern as written, by name. A name in `opaque` (a fragment
+    /// whose text changes from country to country) stands for anything, as does an unknown one.
+    init(fragments: [String: String], opaque: Set<String> = []) {
+        self.fragments = fragments
+        self.opaque = opaque
+    }
+
+    func facts(of name: String, extended: Bool, asciiTexts: Bool) -> LiteralFacts {
+        let key = Key(name: name, extended: extended, asciiTexts: asciiTexts)
+        if let done = known[key] { return done }
+        // A cycle is a broken rule set, reported by the expander: anything here.
+        guard !opaque.contains(name), let text = fragments[name], !reading.contains(name) else { return .anything }
+        reading.insert(name)
+        defer { reading.remove(name) }
+        var reader = PatternReader(Array(text.unicodeScalars), extended: extended, asciiTexts: asciiTexts, references: self)
+        let facts = (try? reader.readAll()) ?? .anything
+        known[key] = facts
+        return facts
+    }
+
+    private var scanners: [[ObjectIdentifier]: LiteralScanner?] = [:]
+    private var compiledPrefilters: [ObjectIdentifier: LiteralPrefilter?] = [:]
+
+    /// The prefilter of a compiled pattern (its expanded text) for ASCII texts, once per pattern.
+    func prefilter(of pattern: Pattern) -> LiteralPrefilter? {
+        let key = ObjectIdentifier(pattern)
+        if let done = compiledPrefilters[key] { return done }
+        let made = LiteralPrefilter(pattern: pattern.source, texts: .ascii)
+        compiledPrefilters[key] = made
+        return made
+    }
+
+    /// The scanner of the field layer's finders a parser runs (`CompiledParser.layerScanner`): one
+    /// per list of finders, which most parsers of a country share.
+    func scanner(of finders: [CompiledFieldLayer.Finder]) -> LiteralScanner? {
+        let key = finders.map { ObjectIdentifier($0.pattern) }
+        if let done = scanners[key] { return done }
+        let made = LiteralScanner(finders.map(\.prefilter))
+        scanners[key] = made
+        return made
+    }
+
+    /// The prefilter of a pattern as written, once per text.
+    func prefilter(_ pattern: String, texts: LiteralPrefilter.Texts, minimumNeedle: Int) -> LiteralPrefilter? {
+        let key = PrefilterKey(pattern: .init(pattern), ascii: texts == .ascii, minimumNeedle: minimumNeedle)
+        if let done = prefilters[key] { return done }
+        let made = LiteralPrefilter(pattern: pattern, texts: texts, minimumNeedle: minimumNeedle, references: self)
+        prefilters[key] = made
+        return made
+    }
+}
+
 /// The prefilters of several patterns searched for together: one pass over a window tells, for
 /// each pattern, where the last of its needles starts, so that a pattern is tried only where it
 /// can match. The field layer scans a transaction's window once for all of its parser's finders
@@ -662,11 +784,17 @@ struct LiteralScreen: Sendable {
     private let any: LiteralScanner?
     private let anyFiltered: [Bool]
 
-    /// `patterns`: expanded pattern texts.
-    init(_ patterns: [String], minimumNeedle: Int = LiteralPrefilter.minimumNeedle) {
+    /// `patterns`: expanded pattern texts; with `references`, patterns as written (nil: a pattern
+    /// never screened out).
+    init(_ patterns: [String?], minimumNeedle: Int = LiteralPrefilter.minimumNeedle, references: FragmentLiterals? = nil) {
         count = patterns.count
-        let forASCII = patterns.map { LiteralPrefilter(pattern: $0, texts: .ascii, minimumNeedle: minimumNeedle) }
-        let forAny = patterns.map { LiteralPrefilter(pattern: $0, texts: .any, minimumNeedle: minimumNeedle) }
+        func prefilter(_ pattern: String?, _ texts: LiteralPrefilter.Texts) -> LiteralPrefilter? {
+            guard let pattern else { return nil }
+            if let references { return references.prefilter(pattern, texts: texts, minimumNeedle: minimumNeedle) }
+            return LiteralPrefilter(pattern: pattern, texts: texts, minimumNeedle: minimumNeedle)
+        }
+        let forASCII = patterns.map { prefilter($0, .ascii) }
+        let forAny = patterns.map { prefilter($0, .any) }
         ascii = LiteralScanner(forASCII)
         asciiFiltered = forASCII.map { $0 != nil }
         any = LiteralScanner(forAny)

@@ -68,6 +68,10 @@ public struct RuleEngine: Sendable {
         private var withoutAmount: [String] = []
         /// Where each pattern's literals last start in the text being screened (`LiteralScreen`).
         private var literalStarts: [Int] = []
+        /// The screen (`CompiledBank.screen`) of the message being parsed by the bank being tried.
+        private var bankScreened: [Int] = []
+        /// Where the literals of the layer's finders last start in the window being searched.
+        private var layerStarts: [Int] = []
         /// The banks the message being parsed was routed to, whose parsers all failed: format
         /// recognition does not try them again.
         private var triedBanks: [Int] = []
@@ -318,7 +322,13 @@ public struct RuleEngine: Sendable {
                !bank.subjects.contains(where: { (try? $0.matches(subject, scratch: scratch)) == true }) {
                 return .ignored(rule: "\(bank.id).subjects", bank: bank.id)
             }
-            if let id = bank.ignoringRule(message.text, scratch: scratch) {
+            // The bank's ignore and parser literals, scanned for once (`CompiledBank.screen`).
+            if bank.screen.isEmpty {
+                bankScreened.removeAll(keepingCapacity: true)
+            } else {
+                bank.screen.screen(message.text, into: &bankScreened)
+            }
+            if let id = bank.ignoringRule(message.text, scratch: scratch, screened: bankScreened) {
                 return .ignored(rule: id, bank: bank.id)
             }
             guard recognizingFormats else { return runParsers(message, bank: bank, source: source, as: owner, doubts: doubts) }
@@ -341,10 +351,12 @@ public struct RuleEngine: Sendable {
             return recognized
         }
 
-        /// A bank's parsers in order: the first that finds an amount makes the transaction.
+        /// A bank's parsers in order: the first that finds an amount makes the transaction. Those
+        /// whose literals the text lacks (`bankScreened`, the bank's screen of this message) are
+        /// passed over.
         private func runParsers(_ message: Message, bank: CompiledBank, source: BankSource, as owner: CompiledBank,
                                 doubts: Confidence) -> ParseOutcome? {
-            for parser in bank.parsers {
+            for (index, parser) in bank.parsers.enumerated() where bank.mayMatch(parser: index, screened: bankScreened) {
                 switch extract(parser, from: message.text) {
                 case .failure(let error):
                     return .matchLimit(rule: parser.id, error: error)
@@ -407,6 +419,16 @@ public struct RuleEngine: Sendable {
             // may be a digit (an ASCII digit, or a byte of another script, which may be a digit of
             // that script) is found once, from the end, where a date or an amount usually is.
             let lastDigit = Self.lastPossibleDigit(text, window)
+            // The finders' literals, in one pass over an ASCII window (`CompiledParser.layerScanner`).
+            var screened = false
+            if let scanner = parser.layerScanner, lastDigit != nil {
+                screened = text.withUTF8Bytes { bytes in
+                    let part = UnsafeBufferPointer(rebasing: bytes[window])
+                    guard NormalizingText.firstByte(in: part, atLeast: 0x80, from: 0) == nil else { return false }
+                    scanner.lastStarts(in: bytes, window, into: &layerStarts)
+                    return true
+                }
+            }
             for (index, field) in parser.layerFields.enumerated() where raw[field] == nil {
                 if field == .channel, let channels = layer.channels {
                     // The first channel in the layer's order: a rail (UPI) before the card that carries it.
@@ -421,7 +443,10 @@ public struct RuleEngine: Sendable {
                 let from = (field == .balance || field == .reference) && !parser.matcher.isPerField
                     ? raw.span.map { min($0.upperBound, window.upperBound) } ?? window.lowerBound : window.lowerBound
                 guard let lastDigit, lastDigit >= from else { continue }
-                for finder in finders {
+                let offset = parser.layerFinderOffsets[index]
+                for (number, finder) in finders.enumerated() {
+                    // A finder matches from `from` on only where one of its literals starts.
+                    if screened, finder.prefilter != nil, layerStarts[offset + number] < from { continue }
                     if let whole = try? finder.pattern.firstRange(in: text, from: from, upTo: window.upperBound, scratch: scratch) {
                         raw[field] = Self.slice(text, scratch.lastGroup(finder.group) ?? whole)
                         break

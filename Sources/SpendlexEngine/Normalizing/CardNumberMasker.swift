@@ -21,8 +21,7 @@ public enum CardNumberMasker {
         // A card number in the digits of another script ("٤١١١…" in Arabic-Indic) is one too: when
         // the text holds such digits and, read in ASCII digits, a card number, that reading is
         // what is kept (its other-script digits become ASCII ones). ASCII text is not read again.
-        guard masked == text, !NormalizingText.isASCII(text),
-              text.unicodeScalars.contains(where: { !$0.isASCII && $0.properties.numericType == .decimal }),
+        guard masked == text, NormalizingText.hasOtherScriptDigit(text),
               let ascii = NormalizingText.withASCIIDigits(text) else {
             return masked
         }

@@ -119,6 +119,72 @@ struct LiteralPrefilterTests {
         #expect(hidden.isEmpty, "\(hidden.prefix(5))")
     }
 
+    @Test func aPositiveLookaheadRequiresWhatItLooksFor() throws {
+        let gate = try #require(LiteralPrefilter(pattern: #"(?is)\A(?=.*\b(?:merchant|comercio)\b)(?=.*\bamount\b)(?!.*\bdebited\b)"#))
+        #expect(gate.needles.sorted() == ["comercio", "merchant"])
+        // What the sequence itself requires is kept: a lookahead's words are often commoner.
+        let recharge = try #require(LiteralPrefilter(pattern: #"(?i)recharge\s+of(?=[^\n]{0,40}\bfor\b)"#))
+        #expect(recharge.needles == ["recharge"])
+        // A lookbehind's text may lie before where a search starts: it requires nothing.
+        #expect(LiteralPrefilter(pattern: #"(?<=\bbalance )\d+"#) == nil)
+    }
+
+    @Test func aPatternAsWrittenReadsItsGrammarReferences() throws {
+        let literals = FragmentLiterals(fragments: ["DEBIT": #"(?i:\b(?:debited|spent)\b)"#, "LOCAL": "X"],
+                                        opaque: ["LOCAL"])
+        let debit = try #require(LiteralPrefilter(pattern: #"%{DEBIT} (?:at|on) %{LOCAL}"#, references: literals))
+        #expect(debit.needles.sorted() == ["debited at ", "debited on ", "spent at ", "spent on "])
+        // A fragment that varies (a country's currency forms), or an unknown one, is anything.
+        #expect(LiteralPrefilter(pattern: "%{LOCAL}%{UNKNOWN:amount}", references: literals) == nil)
+        // Read in the extended mode of the place it is used at: "(?x) %{WORDS}" ignores its spaces.
+        let extended = FragmentLiterals(fragments: ["WORDS": "avl bal"])
+        let spaced = try #require(LiteralPrefilter(pattern: "(?x) %{WORDS}", references: extended))
+        #expect(spaced.needles == ["avlbal"])
+    }
+
+    /// The promise of the banks' screens (`CompiledBank.screen`, read from the patterns as written
+    /// with their grammar references): an ignore rule or a parser that matches a text is never
+    /// screened out of it. Every bank, and every country's copy of the fallback, against every
+    /// example and every development case of the world corpus, ASCII or not.
+    @Test func aBanksScreenNeverHidesAMatch() throws {
+        let (compiled, _) = RuleCompiler.load(paths: [repositoryRoot + "/rules", repositoryRoot + "/grammars"])
+        var texts = compiled.rules.banks.flatMap { bank in
+            bank.parsers.flatMap { $0.examples.map(\.text.value) + $0.counterExamples.map(\.text.value) }
+        }
+        let world = try String(contentsOfFile: repositoryRoot + "/Tests/Conformance/world/dev.jsonl", encoding: .utf8)
+        for line in world.split(separator: "\n") {
+            if let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+               let text = object["text"] as? String { texts.append(NormalizingText.composed(text)) }
+        }
+        let banks = compiled.banks + compiled.countries.flatMap(\.fallbacks)
+        let scratch = MatchScratch()
+        var screenedOut = 0
+        var hidden: [String] = []
+        for bank in banks {
+            var gates: [Pattern?] = bank.ignore.map(\.pattern)
+            for parser in bank.parsers {
+                switch parser.matcher {
+                case .single(let pattern, _): gates.append(pattern)
+                case .perField(let gate, _): gates.append(gate)
+                }
+            }
+            #expect(gates.count == bank.screen.count)
+            var found: [Int] = []
+            for text in texts {
+                bank.screen.screen(text, into: &found)
+                for (index, gate) in gates.enumerated() {
+                    guard let gate else { continue }
+                    if found[index] < 0 { screenedOut += 1 } else { continue }
+                    if (try? gate.firstMatch(in: text, scratch: scratch)) != nil {
+                        hidden.append("\(bank.id) \(gate.source.prefix(60)) on \(text.prefix(80))")
+                    }
+                }
+            }
+        }
+        #expect(screenedOut > 100_000, "\(screenedOut) tries spared")
+        #expect(hidden.isEmpty, "\(hidden.count): \(hidden.prefix(5))")
+    }
+
     /// Whether an engine would try the pattern on `text`: a text outside ASCII always, an
     /// ASCII one where the scanner finds a needle.
     static func mayMatch(_ prefilter: LiteralPrefilter, _ text: String, from start: Int = 0) -> Bool {
