@@ -241,28 +241,14 @@ public final class CompiledParser: Sendable {
     let layerFinders: [[CompiledFieldLayer.Finder]]
     /// The parser's `unless`: found in the message, the parser does not read it.
     let unless: Pattern?
-    /// The literals of every one of `layerFinders`, in order, scanned for in one pass over an ASCII
-    /// window: a finder whose literals the window lacks (after where it searches from) is not run.
-    /// On a mailbox of alerts most windows hold no balance or reference, and each finder's search
-    /// of them cost more than the pass. nil: no finder has literals.
-    let layerScanner: LiteralScanner?
-    /// Where each field's finders start among those the scanner was made for.
-    let layerFinderOffsets: [Int]
 
     init(id: String, bankID: String, rule: ParserRule, matcher: FieldMatcher, amount: AmountNormalizer,
          date: DateNormalizer, constants: [FieldName: String], isFallback: Bool, layerFields: [FieldName] = [],
-         layerFinders: [[CompiledFieldLayer.Finder]] = [], unless: Pattern? = nil, layerScanner: LiteralScanner? = nil) {
+         layerFinders: [[CompiledFieldLayer.Finder]] = [], unless: Pattern? = nil) {
         self.unless = unless
         precondition(layerFinders.isEmpty || layerFinders.count == layerFields.count)
         self.layerFields = layerFields
         self.layerFinders = layerFinders.isEmpty ? layerFields.map { _ in [] } : layerFinders
-        var offset = 0
-        layerFinderOffsets = self.layerFinders.map { finders in
-            defer { offset += finders.count }
-            return offset
-        }
-        precondition(layerScanner == nil || layerScanner?.count == offset)
-        self.layerScanner = layerScanner
         self.id = id
         self.bankID = bankID
         self.rule = rule
@@ -295,8 +281,6 @@ final class CompiledFieldLayer: Sendable {
         let pattern: Pattern
         let group: Int
         let countries: Set<String>
-        /// Its literals in ASCII texts (`LiteralPrefilter`), for the parser's `layerScanner`.
-        var prefilter: LiteralPrefilter?
 
         /// Whether it reads a message of a bank of `country` (nil: a country not known).
         func reads(country: String?) -> Bool {

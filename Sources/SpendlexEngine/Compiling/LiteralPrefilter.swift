@@ -1,5 +1,3 @@
-import PCRE2
-
 /// What every match of a pattern contains, found from the pattern's text the way ripgrep finds
 /// required literals: a set of strings ("needles"), one of which is in every match the pattern
 /// can make. A text that holds none of them (ignoring ASCII case) cannot match, and PCRE2 need
@@ -621,28 +619,6 @@ final class FragmentLiterals {
         let facts = (try? reader.readAll()) ?? .anything
         known[key] = facts
         return facts
-    }
-
-    private var scanners: [[ObjectIdentifier]: LiteralScanner?] = [:]
-    private var compiledPrefilters: [ObjectIdentifier: LiteralPrefilter?] = [:]
-
-    /// The prefilter of a compiled pattern (its expanded text) for ASCII texts, once per pattern.
-    func prefilter(of pattern: Pattern) -> LiteralPrefilter? {
-        let key = ObjectIdentifier(pattern)
-        if let done = compiledPrefilters[key] { return done }
-        let made = LiteralPrefilter(pattern: pattern.source, texts: .ascii)
-        compiledPrefilters[key] = made
-        return made
-    }
-
-    /// The scanner of the field layer's finders a parser runs (`CompiledParser.layerScanner`): one
-    /// per list of finders, which most parsers of a country share.
-    func scanner(of finders: [CompiledFieldLayer.Finder]) -> LiteralScanner? {
-        let key = finders.map { ObjectIdentifier($0.pattern) }
-        if let done = scanners[key] { return done }
-        let made = LiteralScanner(finders.map(\.prefilter))
-        scanners[key] = made
-        return made
     }
 
     /// The prefilter of a pattern as written, once per text.

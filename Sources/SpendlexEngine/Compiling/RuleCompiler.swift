@@ -116,8 +116,7 @@ public enum RuleCompiler {
             let patterns = written.compactMap { finder -> CompiledFieldLayer.Finder? in
                 guard let (pattern, _) = compilePattern(finder.pattern, expander: &expander, diagnostics: &diagnostics) else { return nil }
                 return .init(pattern: pattern, group: pattern.groupNumber(named: field.value.rawValue) ?? 0,
-                             countries: Set(finder.countries.map(\.value)),
-                             prefilter: expander.literals.prefilter(of: pattern))
+                             countries: Set(finder.countries.map(\.value)))
             }
             finders.append((field.value, patterns))
         }
@@ -418,8 +417,7 @@ public enum RuleCompiler {
         }
         return CompiledParser(id: id, bankID: bank.id.value, rule: parser, matcher: matcher,
                               amount: amount, date: date, constants: constants, isFallback: bank.isFallback,
-                              layerFields: fromLayer, layerFinders: finders, unless: unless,
-                              layerScanner: expander.literals.scanner(of: finders.flatMap { $0 }))
+                              layerFields: fromLayer, layerFinders: finders, unless: unless)
     }
 
     /// Expands and compiles one pattern; a PCRE2 error is reported inside the written pattern.

@@ -70,8 +70,6 @@ public struct RuleEngine: Sendable {
         private var literalStarts: [Int] = []
         /// The screen (`CompiledBank.screen`) of the message being parsed by the bank being tried.
         private var bankScreened: [Int] = []
-        /// Where the literals of the layer's finders last start in the window being searched.
-        private var layerStarts: [Int] = []
         /// The banks the message being parsed was routed to, whose parsers all failed: format
         /// recognition does not try them again.
         private var triedBanks: [Int] = []
@@ -419,16 +417,6 @@ public struct RuleEngine: Sendable {
             // may be a digit (an ASCII digit, or a byte of another script, which may be a digit of
             // that script) is found once, from the end, where a date or an amount usually is.
             let lastDigit = Self.lastPossibleDigit(text, window)
-            // The finders' literals, in one pass over an ASCII window (`CompiledParser.layerScanner`).
-            var screened = false
-            if let scanner = parser.layerScanner, lastDigit != nil {
-                screened = text.withUTF8Bytes { bytes in
-                    let part = UnsafeBufferPointer(rebasing: bytes[window])
-                    guard NormalizingText.firstByte(in: part, atLeast: 0x80, from: 0) == nil else { return false }
-                    scanner.lastStarts(in: bytes, window, into: &layerStarts)
-                    return true
-                }
-            }
             for (index, field) in parser.layerFields.enumerated() where raw[field] == nil {
                 if field == .channel, let channels = layer.channels {
                     // The first channel in the layer's order: a rail (UPI) before the card that carries it.
@@ -443,10 +431,7 @@ public struct RuleEngine: Sendable {
                 let from = (field == .balance || field == .reference) && !parser.matcher.isPerField
                     ? raw.span.map { min($0.upperBound, window.upperBound) } ?? window.lowerBound : window.lowerBound
                 guard let lastDigit, lastDigit >= from else { continue }
-                let offset = parser.layerFinderOffsets[index]
-                for (number, finder) in finders.enumerated() {
-                    // A finder matches from `from` on only where one of its literals starts.
-                    if screened, finder.prefilter != nil, layerStarts[offset + number] < from { continue }
+                for finder in finders {
                     if let whole = try? finder.pattern.firstRange(in: text, from: from, upTo: window.upperBound, scratch: scratch) {
                         raw[field] = Self.slice(text, scratch.lastGroup(finder.group) ?? whole)
                         break

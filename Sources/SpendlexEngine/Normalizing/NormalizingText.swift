@@ -201,16 +201,24 @@ package enum NormalizingText {
         text.withUTF8Bytes { bytes in
             var index = 0
             while let lead = firstByte(in: bytes, atLeast: 0xD9, from: index) {
-                switch bytes[lead] {
-                case 0xD9, 0xDB, 0xDF, 0xE0, 0xE1, 0xEA, 0xEF, 0xF0:
+                if mayStartOtherScriptDigit(bytes[lead]) {
                     let (scalar, length) = scalar(in: bytes, at: lead)
                     if scalar.properties.numericType == .decimal { return true }
                     index = lead + length
-                default:
+                } else {
                     index = lead + 1
                 }
             }
             return false
+        }
+    }
+
+    /// Whether `byte` is one that starts the UTF-8 of a decimal digit outside ASCII.
+    @inline(__always)
+    static func mayStartOtherScriptDigit(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0xD9, 0xDB, 0xDF, 0xE0, 0xE1, 0xEA, 0xEF, 0xF0: true
+        default: false
         }
     }
 
