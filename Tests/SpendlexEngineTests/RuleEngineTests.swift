@@ -128,6 +128,30 @@ struct RuleEngineTests {
         }
     }
 
+    @Test("a per-field parser's field captured in several alternatives takes the one that matched")
+    func perFieldAlternativesMayCaptureTheSameField() throws {
+        let bank = """
+            id: pf
+            country: US
+            parsers:
+              - id: pf.debit
+                direction: debit
+                when: 'paid'
+                fields:
+                  amount: '(?:%{MONEY:amount}|Amount: (?<amount>\\d+))'
+                examples:
+                  - text: "paid. Amount: 42"
+                    expect: {amount: "42"}
+            """
+        let (engine, diagnostics) = compile(["common.yaml": commonGrammar, "pf.yaml": bank])
+        #expect(!diagnostics.containsErrors, "\(diagnostics)")
+        let worker = engine.makeWorker()
+        let labelled = try #require(worker.parse(Message(id: "m", text: "paid. Amount: 42"), asBank: "pf").transaction)
+        #expect(labelled.amountText == "42")
+        let money = try #require(worker.parse(Message(id: "m", text: "paid $5.00"), asBank: "pf").transaction)
+        #expect(money.amountText == "5.00")
+    }
+
     @Test func perFieldParsersSearchEachFieldOnItsOwn() throws {
         let t = try #require(parse("Salary of Rs 50,000.00 credited from ACME", sender: "VM-TBANK").transaction)
         #expect(t.rule == "tb.fields")

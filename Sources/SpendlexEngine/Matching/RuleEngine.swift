@@ -440,6 +440,18 @@ public struct RuleEngine: Sendable {
             }
         }
 
+        /// The range of a per-field parser's field in `match`: its group's, else (the field is
+        /// captured in several alternatives, "%{MONEY_ANY:amount}" or a labelled figure) the first
+        /// other group of its name that took part, else the whole match.
+        static func range(of field: FieldName, group: Int, in match: Match, pattern: Pattern) -> Range<Int>? {
+            if let range = match[group] { return range }
+            for (number, name) in pattern.groupNames.sorted(by: { $0.key < $1.key })
+            where number != group && name == field.rawValue {
+                if let range = match[number] { return range }
+            }
+            return match[0]
+        }
+
         /// Where the paragraph after the one holding `offset` ends: the second blank line (two line
         /// feeds, blanks between them allowed) from `offset` on, or `end` when there is none
         /// before it. A one-pattern parser's balance and reference are looked for up to there: an
@@ -545,7 +557,7 @@ public struct RuleEngine: Sendable {
                             // The first money mention that is not a balance, a limit or a fee.
                             var offset = 0
                             while let match = try pattern.firstMatch(in: text, from: offset, scratch: scratch),
-                                  let whole = match[0], let range = match[group] ?? match[0] {
+                                  let whole = match[0], let range = Self.range(of: name, group: group, in: match, pattern: pattern) {
                                 if role(before: whole.lowerBound, in: text, roles: roles) == nil {
                                     raw[.amount] = Self.slice(text, range)
                                     raw.span = range
@@ -556,7 +568,7 @@ public struct RuleEngine: Sendable {
                             continue
                         }
                         if let match = try pattern.firstMatch(in: text, scratch: scratch),
-                           let range = match[group] ?? match[0] {
+                           let range = Self.range(of: name, group: group, in: match, pattern: pattern) {
                             raw[name] = Self.slice(text, range)
                             if name == .amount { raw.span = range }
                         }
