@@ -137,7 +137,8 @@ public final class CompiledBank: Sendable {
     /// The literals of its ignore patterns, then of its parsers' patterns (a one-pattern parser's
     /// pattern, a per-field parser's `when`), searched for in one pass over a message: an ignore
     /// rule or a parser whose literals the text lacks is not tried. An unknown sender's message
-    /// met every ignore rule of a fallback file, each a PCRE2 search of the whole text.
+    /// met every ignore rule of a fallback file, each a PCRE2 search of the whole text. Empty
+    /// (nothing screened, no pass) for a bank of fewer than four patterns (`RuleCompiler`).
     let screen: LiteralScreen
     /// A fallback file (`fallback: true`): never routed to; tried after every bank.
     public var isFallback: Bool { rules.isFallback }
