@@ -46,7 +46,7 @@ public enum PatternProfile {
         let all = snapshot()
         let total = all.reduce(Int64(0)) { $0 + $1.nanoseconds }
         var lines = ["pattern profile: \(all.count) patterns, \(all.reduce(0) { $0 + $1.calls }) matches run, "
-            + "\(total / 1_000_000) ms"]
+            + "\(all.reduce(0) { $0 + $1.bytes }) bytes searched, \(total / 1_000_000) ms"]
         lines.append("      ms      calls    matched        bytes  pattern")
         for entry in all.prefix(top) {
             let ms = Double(entry.nanoseconds) / 1_000_000
