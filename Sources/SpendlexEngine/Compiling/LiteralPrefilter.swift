@@ -687,8 +687,9 @@ final class FragmentLiterals {
 
 /// The prefilters of several patterns searched for together: one pass over a window tells, for
 /// each pattern, where the last of its needles starts, so that a pattern is tried only where it
-/// can match. The field layer scans a transaction's window once for all of its parser's finders
-/// (a balance, a reference, a mask): a pass per finder cost as much as the finders themselves.
+/// can match. It pays where it spares several PCRE2 searches of the same text (a bank's ignore
+/// rules and gates, every bank's `detect` patterns); over the field layer's short windows, whose
+/// finders are one or two searches each, it cost more than it spared (tried twice, taken out).
 struct LiteralScanner: Sendable {
     /// How many patterns it was made for (a pattern without a prefilter is never skipped).
     let count: Int
