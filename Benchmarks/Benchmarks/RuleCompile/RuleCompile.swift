@@ -53,4 +53,33 @@ let benchmarks: @Sendable () -> Void = {
             }
         }
     }
+
+    // What `spendlex check` does with 1,000 bank files (10,000 parsers) in a folder beside the
+    // bundled grammar files: read them from disk, compile them for checking (no JIT), lint every
+    // example against its bank's other parsers. The whole command, process start included, is
+    // timed with `farm-bench -- spendlex check DIR/rules DIR/grammars` (Benchmarks/README.md).
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("spendlex-check-\(getpid())")
+    let rules = folder.appendingPathComponent("rules")
+    let grammars = folder.appendingPathComponent("grammars")
+    do {
+        try FileManager.default.createDirectory(at: rules, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: grammars, withIntermediateDirectories: true)
+        for file in SyntheticRuleSet.bankFiles(parsers: 10_000) {
+            try Data(file.text.utf8).write(to: rules.appendingPathComponent(file.name))
+        }
+        for name in try FileManager.default.contentsOfDirectory(atPath: Repository.grammars) where name.hasSuffix(".yaml") {
+            try FileManager.default.copyItem(atPath: Repository.grammars + "/" + name,
+                                             toPath: grammars.appendingPathComponent(name).path)
+        }
+    } catch {
+        fatalError("cannot write the synthetic rule files: \(error)")
+    }
+    Benchmark("check 1,000 bank files") { benchmark in
+        for _ in benchmark.scaledIterations {
+            let (compiled, diagnostics) = RuleCompiler.load(paths: [rules.path, grammars.path], findingGrammars: true,
+                                                            forChecking: true)
+            precondition(!diagnostics.containsErrors && compiled.parserCount == 10_000, "synthetic rules: \(diagnostics.prefix(3))")
+            blackHole(RuleTestRunner.lint(RuleEngine(rules: compiled)))
+        }
+    }
 }

@@ -6,6 +6,7 @@ import SpendlexRules
 public struct CompiledRuleSet: Sendable {
     /// Banks in rule-file order, fallback files included.
     public let banks: [CompiledBank]
+    private let bankByID: [String: Int]
     /// Indices (into `banks`) of the fallback files, tried when no bank's parser reads a message.
     let fallbacks: [Int]
     /// Routes a sender to candidate banks.
@@ -67,6 +68,9 @@ public struct CompiledRuleSet: Sendable {
          countries: [CompiledCountry] = [], countryCues: [String?] = [], fieldLayer: CompiledFieldLayer? = nil,
          literals: FragmentLiterals? = nil) {
         self.banks = banks
+        // Looked up for every example a check or a test runs: a search of 1,000 banks' ids each time
+        // was a twentieth of checking them.
+        bankByID = Dictionary(banks.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
         // A cue that does not compile on its own compiled nowhere (each is checked when its
         // profile is compiled): it names nothing.
         self.countryCues = countryCues.map { cue in cue.flatMap { try? Pattern("(?:\($0))", options: .duplicateNames) } }
@@ -104,9 +108,9 @@ public struct CompiledRuleSet: Sendable {
         }
     }
 
-    /// The bank with this id.
+    /// The bank with this id (the first, when two share it).
     public func bank(id: String) -> CompiledBank? {
-        banks.first { $0.id == id }
+        bankByID[id].map { banks[$0] }
     }
 
     /// Every enabled parser, with its bank.

@@ -9,7 +9,10 @@ import SpendlexRules
 public enum RuleCompiler {
     /// Compiles the rule set. The result is nil only when no bank could be compiled at
     /// all; otherwise broken parsers are left out and reported.
-    public static func compile(_ ruleSet: RuleSet) -> (CompiledRuleSet, [Diagnostic]) {
+    /// `forChecking`: the result is for reporting problems and running a few examples
+    /// (`spendlex check`), not for parsing many messages: no JIT, no literal screens (see
+    /// `GrammarExpander.forChecking`). It finds the same problems.
+    public static func compile(_ ruleSet: RuleSet, forChecking: Bool = false) -> (CompiledRuleSet, [Diagnostic]) {
         var fragments = ruleSet.fragments
         if !fragments.contains(where: { $0.name.value == worldCurrencyName }) {
             fragments.append(worldCurrencyFragment(profiles: ruleSet.countries))
@@ -18,6 +21,7 @@ public enum RuleCompiler {
             fragments.append(localCurrencyFragment(forms: []))
         }
         var expander = GrammarExpander(fragments: fragments, varying: [localCurrencyName, worldCurrencyName])
+        expander.forChecking = forChecking
         expander.expandAllFragments()
         var diagnostics: [Diagnostic] = []
         for fragment in ruleSet.fragments {
@@ -263,9 +267,10 @@ public enum RuleCompiler {
 
     /// Loads and compiles rule files in one step; with `findingGrammars`, the `grammars`
     /// folder beside the rule files is loaded too when no path names it.
-    public static func load(paths: [String], findingGrammars: Bool = false) -> (CompiledRuleSet, [Diagnostic]) {
+    public static func load(paths: [String], findingGrammars: Bool = false,
+                            forChecking: Bool = false) -> (CompiledRuleSet, [Diagnostic]) {
         let (ruleSet, loadDiagnostics) = RuleLoader.load(paths: paths, findingGrammars: findingGrammars)
-        let (compiled, compileDiagnostics) = compile(ruleSet)
+        let (compiled, compileDiagnostics) = compile(ruleSet, forChecking: forChecking)
         return (compiled, loadDiagnostics + compileDiagnostics)
     }
 
@@ -331,7 +336,7 @@ public enum RuleCompiler {
         // each of its messages cost 10% of a batch run over the reference corpus's e-mails.
         // Two-letter needles too: "dr" and "cr" ("Dr. with", "CR THB 900") are words of the
         // fallback's gates, and a text without them is spared the gates' long alternations.
-        let screen = bank.isFallback || written.count >= 4
+        let screen = !expander.forChecking && (bank.isFallback || written.count >= 4)
             ? LiteralScreen(written, minimumNeedle: 2, references: expander.literals) : nil
         return CompiledBank(id: bank.id.value, rules: bank, subjects: subjects, detect: detect,
                             personalSenders: personalSenders, ignore: ignore, parsers: parsers, defaults: defaults,
@@ -430,7 +435,7 @@ public enum RuleCompiler {
         if let known = expander.compiled[.init(expanded.text)] { return (known, expanded) }
         do {
             // Alternatives may capture the same field: `(?:spent %{MONEY:amount}|%{MONEY:amount} paid)`.
-            let pattern = try Pattern(expanded.text, options: .duplicateNames)
+            let pattern = try Pattern(expanded.text, options: .duplicateNames, jit: !expander.forChecking)
             expander.compiled[.init(expanded.text)] = pattern
             return (pattern, expanded)
         } catch {

@@ -32,7 +32,9 @@ struct NodeReader {
             report(.wrongType(context, expected: "a mapping", at: location(of: node)))
             return nil
         }
-        var seen: [String: SourceLocation] = [:]
+        // Keys seen so far, searched in order: a rule file's mappings have a handful of keys, and a
+        // dictionary made for each of them was a twentieth of reading 1,000 bank files.
+        var seen: [(key: String, location: SourceLocation)] = []
         var result: [(key: Located<String>, value: Node)] = []
         for (keyNode, value) in mapping {
             let keyLocation = location(of: keyNode)
@@ -40,11 +42,11 @@ struct NodeReader {
                 report(.wrongType("a key in \(context)", expected: "a string", at: keyLocation))
                 continue
             }
-            if let first = seen[key] {
-                report(.duplicateKey(key, at: keyLocation, first: first))
+            if let first = seen.first(where: { $0.key == key }) {
+                report(.duplicateKey(key, at: keyLocation, first: first.location))
                 continue
             }
-            seen[key] = keyLocation
+            seen.append((key, keyLocation))
             guard allowed.contains(key) else {
                 report(.unknownKey(key, in: context, allowed: allowed, at: keyLocation))
                 continue

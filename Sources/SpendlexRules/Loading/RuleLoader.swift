@@ -1,4 +1,6 @@
+import Dispatch
 import Foundation
+import Synchronization
 import Yams
 
 /// Reads rule files (bank files, grammar files, categories files) into a `RuleSet`, with a diagnostic
@@ -23,13 +25,14 @@ public enum RuleLoader {
             }
         }
         func loadFiles(_ files: [String]) {
-            for file in files {
-                do {
-                    let text = try String(contentsOfFile: file, encoding: .utf8)
-                    load(text: text, path: file, into: &ruleSet, diagnostics: &diagnostics)
-                } catch {
-                    diagnostics.append(.unreadable(file, reason: "\(error.localizedDescription)"))
-                }
+            // Each file is read (YAML parsed, its rules built) on its own, on every core, into a rule
+            // set of its own; they are merged in the files' order, so that the result and its
+            // diagnostics are the same as reading them one after the other. Reading 1,000 bank
+            // files one at a time was half of `spendlex check` on them.
+            let loaded = Self.loadEach(files)
+            for (file, diagnosticsOfFile) in zip(loaded.sets, loaded.diagnostics) {
+                ruleSet.merge(file, diagnostics: &diagnostics)
+                diagnostics += diagnosticsOfFile
             }
         }
         loadFiles(files)
@@ -41,6 +44,24 @@ public enum RuleLoader {
         }
         diagnostics += validate(ruleSet)
         return (ruleSet, diagnostics)
+    }
+
+    /// Each file read into a rule set of its own, several at a time; the results in the files' order.
+    private static func loadEach(_ files: [String]) -> (sets: [RuleSet], diagnostics: [[Diagnostic]]) {
+        let results = Mutex([(RuleSet, [Diagnostic])?](repeating: nil, count: files.count))
+        DispatchQueue.concurrentPerform(iterations: files.count) { index in
+            var set = RuleSet()
+            var found: [Diagnostic] = []
+            do {
+                let text = try String(contentsOfFile: files[index], encoding: .utf8)
+                load(text: text, path: files[index], into: &set, diagnostics: &found)
+            } catch {
+                found.append(.unreadable(files[index], reason: "\(error.localizedDescription)"))
+            }
+            results.withLock { $0[index] = (set, found) }
+        }
+        let all = results.withLock { $0 }.map { $0 ?? (RuleSet(), []) }
+        return (all.map(\.0), all.map(\.1))
     }
 
     /// Loads one file's text. Cross-file checks (duplicate ids) run in `load(paths:)`

@@ -28,6 +28,26 @@ public struct RuleSet: Sendable {
         return countries.first { $0.country.value == code }
     }
 
+    /// Adds what another rule set holds after what this one does (the files it was read from come
+    /// after this one's). A second field layer is a duplicate, reported where it is.
+    mutating func merge(_ other: RuleSet, diagnostics: inout [Diagnostic]) {
+        banks += other.banks
+        fragments += other.fragments
+        sources.merge(other.sources) { first, _ in first }
+        categories += other.categories
+        categoryTables += other.categoryTables
+        cards += other.cards
+        pointPrograms += other.pointPrograms
+        countries += other.countries
+        if let layer = other.fieldLayer {
+            if let first = fieldLayer {
+                diagnostics.append(.duplicateID(layer.name.value, at: layer.name.location, first: first.name.location))
+            } else {
+                fieldLayer = layer
+            }
+        }
+    }
+
     /// Creates a rule set.
     public init(banks: [BankRules] = [], fragments: [GrammarFragment] = [], sources: [String: SourceText] = [:]) {
         self.banks = banks
