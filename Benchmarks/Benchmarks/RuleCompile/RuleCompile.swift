@@ -61,7 +61,14 @@ let benchmarks: @Sendable () -> Void = {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("spendlex-check-\(getpid())")
     let rules = folder.appendingPathComponent("rules")
     let grammars = folder.appendingPathComponent("grammars")
-    do {
+    Benchmark("check 1,000 bank files", closure: { benchmark in
+        for _ in benchmark.scaledIterations {
+            let (compiled, diagnostics) = RuleCompiler.load(paths: [rules.path, grammars.path], findingGrammars: true,
+                                                            forChecking: true)
+            precondition(!diagnostics.containsErrors && compiled.parserCount == 10_000, "synthetic rules: \(diagnostics.prefix(3))")
+            blackHole(RuleTestRunner.lint(RuleEngine(rules: compiled)))
+        }
+    }, setup: {
         try FileManager.default.createDirectory(at: rules, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: grammars, withIntermediateDirectories: true)
         for file in SyntheticRuleSet.bankFiles(parsers: 10_000) {
@@ -71,15 +78,7 @@ let benchmarks: @Sendable () -> Void = {
             try FileManager.default.copyItem(atPath: Repository.grammars + "/" + name,
                                              toPath: grammars.appendingPathComponent(name).path)
         }
-    } catch {
-        fatalError("cannot write the synthetic rule files: \(error)")
-    }
-    Benchmark("check 1,000 bank files") { benchmark in
-        for _ in benchmark.scaledIterations {
-            let (compiled, diagnostics) = RuleCompiler.load(paths: [rules.path, grammars.path], findingGrammars: true,
-                                                            forChecking: true)
-            precondition(!diagnostics.containsErrors && compiled.parserCount == 10_000, "synthetic rules: \(diagnostics.prefix(3))")
-            blackHole(RuleTestRunner.lint(RuleEngine(rules: compiled)))
-        }
-    }
+    }, teardown: {
+        try? FileManager.default.removeItem(at: folder)
+    })
 }
