@@ -96,6 +96,23 @@ struct FormatRecognitionTests {
         #expect(t.confidenceParts.contains(.anotherBanksFormat) && t.confidence < 0.7)
     }
 
+    @Test("explain shows the country the fallback reads as and every format it tried")
+    func explainShowsTheFormatsTried() throws {
+        let message = Message(id: "m", text: "Card payment of £8.20 to PRET approved on 04/11/2026", sender: "BBANK", channel: .sms)
+        let explanation = Self.engine().makeWorker().explain(message)
+        #expect(explanation.readAs == "GB" && !explanation.countryInferred)
+        let formats = try #require(explanation.formats)
+        #expect(formats.map(\.parser) == ["abank.card"], "only A Bank's card format holds the text's literals; B Bank was tried")
+        let text = explanation.render()
+        #expect(text.contains("fallback generic (read as GB, the named bank's country):\n"), "\(text)")
+        #expect(text.contains("format recognition: other banks' parsers whose literals the text holds, in the order tried\n"
+            + "  abank.card (abank): matched\n"), "\(text)")
+        #expect(text.contains("result: transaction by abank.card"), "\(text)")
+        // No fallback gate read it: formats are not tried, and explain says nothing of them.
+        let quiet = Self.engine().makeWorker().explain(Message(id: "m", text: "Hello there", sender: "NEWBANK", channel: .sms))
+        #expect(quiet.formats == nil && !quiet.render().contains("format recognition"))
+    }
+
     @Test("a known bank's new format is read with another bank's, on behalf of the sender's bank")
     func knownBankNewFormat() throws {
         let t = try #require(parse("Card payment of £8.20 to PRET approved on 04/11/2026", sender: "BBANK").transaction)

@@ -37,8 +37,17 @@ public struct Explanation: Sendable {
     public let routedBySender: Bool
     /// Banks tried, in order.
     public let banks: [BankTrace]
-    /// Fallback files tried after the banks (all of them, as for the banks).
+    /// Fallback files tried after the banks (all of them, as for the banks), as the country the
+    /// message is read as.
     public let fallbacks: [BankTrace]
+    /// The country the fallback files read the message as: the named bank's, or the one inferred
+    /// from the sender or the text (`countryInferred`); nil when none is known.
+    public var readAs: String? = nil
+    public var countryInferred = false
+    /// Format recognition, when a fallback's gate matched: every other bank's parser whose literals
+    /// the text holds (in the order tried, each with its own bank) and what it made of the message;
+    /// nil when it was not tried.
+    public var formats: [(bank: String, parser: String, result: ParserResult)]? = nil
     /// What the engine returns for the message.
     public let outcome: ParseOutcome
     /// The thresholds behind `status`.
@@ -55,23 +64,24 @@ public struct Explanation: Sendable {
         } else {
             out += "no sender: trying banks by text (\(banks.count) candidate\(banks.count == 1 ? "" : "s"))\n"
         }
+        let country = readAs.map { code in
+            countryInferred ? " (read as \(code), the country the sender or the text points to)"
+                : " (read as \(code), the named bank's country)"
+        } ?? ""
         for trace in banks + fallbacks {
-            out += fallbacks.contains(where: { $0.bank == trace.bank }) ? "fallback \(trace.bank):\n"
+            out += fallbacks.contains(where: { $0.bank == trace.bank }) ? "fallback \(trace.bank)\(country):\n"
                 : "bank \(trace.bank):\n"
             if trace.subjectFiltered { out += "  subject is not a transaction subject: ignored\n" }
             if trace.personalSender { out += "  the sender is a person (personal_senders) and the text names no bank: not read\n" }
             if let rule = trace.ignoredBy { out += "  ignored by \(rule)\n" }
-            for (parser, result) in trace.parsers {
-                switch result {
-                case .matched(let captures):
-                    out += "  \(parser): matched\n"
-                    for (field, raw) in captures.sorted(by: { $0.field.rawValue < $1.field.rawValue }) {
-                        out += "    \(field.rawValue) = \"\(CardNumberMasker.mask(raw))\"\n"
-                    }
-                case .gateFailed: out += "  \(parser): 'when' pattern did not match\n"
-                case .noMatch: out += "  \(parser): no match\n"
-                case .limit(let error): out += "  \(parser): stopped by a match limit (\(error))\n"
-                }
+            for (parser, result) in trace.parsers { out += Self.render(parser, result) }
+        }
+        if let formats {
+            if formats.isEmpty {
+                out += "format recognition: no other bank's parser has its literals in the text\n"
+            } else {
+                out += "format recognition: other banks' parsers whose literals the text holds, in the order tried\n"
+                for format in formats { out += Self.render("\(format.parser) (\(format.bank))", format.result) }
             }
         }
         switch outcome {
@@ -87,6 +97,21 @@ public struct Explanation: Sendable {
 }
 
 extension Explanation {
+    /// One parser's line, and its captures.
+    static func render(_ parser: String, _ result: ParserResult) -> String {
+        switch result {
+        case .matched(let captures):
+            var out = "  \(parser): matched\n"
+            for (field, raw) in captures.sorted(by: { $0.field.rawValue < $1.field.rawValue }) {
+                out += "    \(field.rawValue) = \"\(CardNumberMasker.mask(raw))\"\n"
+            }
+            return out
+        case .gateFailed: return "  \(parser): 'when' pattern did not match\n"
+        case .noMatch: return "  \(parser): no match\n"
+        case .limit(let error): return "  \(parser): stopped by a match limit (\(error))\n"
+        }
+    }
+
     /// The confidence part by part, and why the status is what it is.
     static func render(_ transaction: Transaction, policy: ConfidencePolicy) -> String {
         let threshold = TransactionWriter.twoDecimals(policy.okThreshold)
@@ -131,14 +156,40 @@ extension RuleEngine.Worker {
         let route = self.route(message)
         let traces = route.banks.map { trace(message, bank: rules.banks[$0], routedBySender: route.bySender) }
         let named = route.bySender ? route.banks.first : route.detected.first
-        let fallbacks = rules.fallbacks.map { index in
-            var trace = trace(message, bank: rules.banks[index], routedBySender: false)
-            trace.personalSender = named == nil && rules.banks[index].isPersonalSender(message.sender, scratch: scratch)
+        // The fallback files as the engine reads them: as the named bank's country, else the one
+        // the sender or the text points to (`parse`).
+        var country: CompiledCountry?
+        var inferred = false
+        if let code = named.flatMap({ rules.banks[$0].defaults.country }) {
+            country = rules.countryByCode[code]
+        } else if !rules.fallbacks.isEmpty, let found = inferCountry(message) {
+            country = found
+            inferred = true
+        }
+        let fallbackBanks = country?.fallbacks ?? rules.fallbacks.map { rules.banks[$0] }
+        let fallbacks = fallbackBanks.map { bank in
+            var trace = trace(message, bank: bank, routedBySender: false)
+            trace.personalSender = named == nil && bank.isPersonalSender(message.sender, scratch: scratch)
             return trace
+        }
+        // Format recognition is tried when a fallback read the message and one of its gates matched.
+        var formats: [(bank: String, parser: String, result: Explanation.ParserResult)]?
+        let gateMatched = fallbacks.contains { trace in
+            trace.ignoredBy == nil && !trace.personalSender && !trace.subjectFiltered
+                && trace.parsers.contains { if case .matched = $0.result { true } else { false } }
+        }
+        if gateMatched, let fallback = fallbackBanks.first {
+            formats = formatCandidates(message, country: fallback.defaults.country, tried: route.banks).map { format in
+                let bank = rules.banks[format.bank]
+                return (bank.id, bank.parsers[format.parser].id, result(of: bank.parsers[format.parser], on: message))
+            }
         }
         let outcome = parse(message)
         var explanation = Explanation(sender: message.sender, routedBySender: route.bySender, banks: traces,
                                       fallbacks: fallbacks, outcome: outcome, policy: policy)
+        explanation.readAs = country?.code
+        explanation.countryInferred = inferred
+        explanation.formats = formats
         explanation.category = outcome.transaction.flatMap(categorize)
         return explanation
     }
@@ -148,24 +199,22 @@ extension RuleEngine.Worker {
             !bank.subjects.isEmpty && !bank.subjects.contains { (try? $0.matches(subject, scratch: scratch)) == true }
         } == true
         let ignoredBy = bank.ignoringRule(message.text, scratch: scratch)
-        var parsers: [(String, Explanation.ParserResult)] = []
-        for parser in bank.parsers {
-            let result: Explanation.ParserResult
-            switch extract(parser, from: message.text) {
-            case .failure(let error): result = .limit(error)
-            case .success(var raw?):
-                fillFromLayer(&raw, parser: parser, text: message.text)
-                result = .matched(raw.captured)
-            case .success(nil):
-                if case .perField(let gate?, _) = parser.matcher,
-                   (try? gate.matches(message.text, scratch: scratch)) != true {
-                    result = .gateFailed
-                } else {
-                    result = .noMatch
-                }
-            }
-            parsers.append((parser.id, result))
-        }
+        let parsers = bank.parsers.map { parser in (parser.id, result(of: parser, on: message)) }
         return .init(bank: bank.id, subjectFiltered: filtered, ignoredBy: ignoredBy, parsers: parsers)
+    }
+
+    /// What one parser makes of the message, the field layer's finds included.
+    private func result(of parser: CompiledParser, on message: Message) -> Explanation.ParserResult {
+        switch extract(parser, from: message.text) {
+        case .failure(let error): return .limit(error)
+        case .success(var raw?):
+            fillFromLayer(&raw, parser: parser, text: message.text)
+            return .matched(raw.captured)
+        case .success(nil):
+            if case .perField(let gate?, _) = parser.matcher, (try? gate.matches(message.text, scratch: scratch)) != true {
+                return .gateFailed
+            }
+            return .noMatch
+        }
     }
 }

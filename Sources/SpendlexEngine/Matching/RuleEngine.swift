@@ -133,13 +133,8 @@ public struct RuleEngine: Sendable {
         /// `anotherBanksFormat`.
         private func recognizeFormat(_ message: Message, fallback: CompiledBank, owner: CompiledBank,
                                      source: BankSource, doubts: Confidence) -> ParseOutcome? {
-            guard !rules.formats.isEmpty, !rules.formatScreen.isEmpty else { return nil }
-            rules.formatScreen.screen(message.text, into: &literalStarts)
-            let country = fallback.defaults.country
-            for (index, format) in rules.formats.enumerated() where literalStarts[index] >= 0 && literalStarts[index] < Int.max {
-                guard !triedBanks.contains(format.bank) else { continue }
+            for format in formatCandidates(message, country: fallback.defaults.country, tried: triedBanks) {
                 let bank = rules.banks[format.bank]
-                if let country, bank.defaults.country != country { continue }
                 let parser = bank.parsers[format.parser]
                 guard case .success(var raw?) = extract(parser, from: message.text),
                       raw[.amount] != nil || parser.constants[.amount] != nil,
@@ -155,6 +150,20 @@ public struct RuleEngine: Sendable {
                                                             defaults: defaults))
             }
             return nil
+        }
+
+        /// The parsers format recognition tries on a message, in order: those whose literals the text
+        /// holds (`CompiledRuleSet.formatScreen`), not of the banks in `tried`, and, when `country` is
+        /// known, only of that country's banks.
+        func formatCandidates(_ message: Message, country: String?, tried: [Int]) -> [(bank: Int, parser: Int)] {
+            guard !rules.formats.isEmpty, !rules.formatScreen.isEmpty else { return [] }
+            rules.formatScreen.screen(message.text, into: &literalStarts)
+            return rules.formats.indices.compactMap { index in
+                let format = rules.formats[index]
+                guard literalStarts[index] >= 0, literalStarts[index] < Int.max, !tried.contains(format.bank) else { return nil }
+                if let country, rules.banks[format.bank].defaults.country != country { return nil }
+                return format
+            }
         }
 
         /// The country a message from a sender no bank names comes from: the profile whose dialling
