@@ -211,30 +211,31 @@ public final class Pattern: @unchecked Sendable {
         // so a negative offset would wrap. Reject both the way pcre2_match does.
         guard offset >= 0, offset <= subject.count else { return PCRE2_ERROR_BADOFFSET }
         let context = scratch.matchContext
-        if PatternProfile.isOn { return profiled(subject, from: offset, matchData: matchData, context: context) }
-        return withNonNilBase(subject) { base, count in
-            if isJITCompiled {
-                pcre2_jit_match_8(code, base, count, offset, 0, matchData, context)
-            } else {
-                pcre2_match_8(code, base, count, offset, 0, matchData, context)
-            }
-        }
+        guard PatternProfile.isOn else { return match(subject, from: offset, matchData: matchData, context: context) }
+        return profiled(subject, from: offset, matchData: matchData, context: context)
     }
 
-    /// `run` timed and counted, for `PatternProfile`.
+    /// `match` timed and counted, for `PatternProfile`; out of line, so that the usual path stays small.
     @inline(never)
     private func profiled(_ subject: UnsafeBufferPointer<UInt8>, from offset: Int, matchData: OpaquePointer,
                           context: OpaquePointer) -> Int32 {
         let start = ContinuousClock.now
-        let rc = withNonNilBase(subject) { base, count in
-            isJITCompiled
-                ? pcre2_jit_match_8(code, base, count, offset, 0, matchData, context)
-                : pcre2_match_8(code, base, count, offset, 0, matchData, context)
-        }
+        let rc = match(subject, from: offset, matchData: matchData, context: context)
         let elapsed = ContinuousClock.now - start
         let nanoseconds = elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
         PatternProfile.record(self, bytes: subject.count - offset, matched: rc >= 0, nanoseconds: nanoseconds)
         return rc
+    }
+
+    /// One PCRE2 match call, JIT-compiled code when there is some.
+    @inline(__always)
+    private func match(_ subject: UnsafeBufferPointer<UInt8>, from offset: Int, matchData: OpaquePointer,
+                       context: OpaquePointer) -> Int32 {
+        withNonNilBase(subject) { base, count in
+            isJITCompiled
+                ? pcre2_jit_match_8(code, base, count, offset, 0, matchData, context)
+                : pcre2_match_8(code, base, count, offset, 0, matchData, context)
+        }
     }
 
     @inline(__always)

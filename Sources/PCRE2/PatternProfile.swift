@@ -19,7 +19,10 @@ public enum PatternProfile {
         public var nanoseconds: Int64 = 0
     }
 
-    public static let isOn = Environment.flag("SPENDLEX_PATTERN_PROFILE")
+    public static let isOn: Bool = {
+        guard let value = getenv("SPENDLEX_PATTERN_PROFILE") else { return false }
+        return value.pointee != 0
+    }()
 
     private static let entries = Mutex<[ObjectIdentifier: Entry]>([:])
 
@@ -64,11 +67,4 @@ public enum PatternProfile {
 
 private extension String {
     func replacingNewlines() -> String { String(map { $0.isNewline ? " " : $0 }) }
-}
-
-enum Environment {
-    static func flag(_ name: String) -> Bool {
-        guard let value = getenv(name) else { return false }
-        return value.pointee != 0
-    }
 }

@@ -44,29 +44,9 @@ public struct CompiledRuleSet: Sendable {
     /// The literals of `formats`' patterns, searched for together.
     let formatScreen: LiteralScreen
 
-    /// A written pattern with each grammar reference (`%{NAME}`, `%{NAME:field}`) replaced by a
-    /// group that matches anything, for reading the literals every match needs without expanding
-    /// the grammar. A backslash escapes the next character, as in the expander.
-    static func withReferencesAsAnything(_ written: String) -> String {
-        var out = ""
-        var scalars = written.unicodeScalars[...]
-        while let scalar = scalars.popFirst() {
-            if scalar == "\\", let next = scalars.popFirst() {
-                out.unicodeScalars.append(scalar)
-                out.unicodeScalars.append(next)
-            } else if scalar == "%", scalars.first == "{", let close = scalars.firstIndex(of: "}") {
-                out += "(?:[\\s\\S]*)"
-                scalars = scalars[scalars.index(after: close)...]
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
-
     init(banks: [CompiledBank], router: SenderRouter, rules: RuleSet, categorizer: Categorizer? = nil,
          countries: [CompiledCountry] = [], countryCues: [String?] = [], fieldLayer: CompiledFieldLayer? = nil,
-         literals: FragmentLiterals? = nil) {
+         literals: FragmentLiterals = FragmentLiterals(fragments: [:])) {
         self.banks = banks
         // Looked up for every example a check or a test runs: a search of 1,000 banks' ids each time
         // was a twentieth of checking them.
@@ -89,14 +69,14 @@ public struct CompiledRuleSet: Sendable {
         // Literals are read from the patterns as written, each grammar reference standing for what
         // its fragment requires (read once: reading the expanded patterns, currency and amount
         // alternations in each, cost 0.2 s of every start with the bundled rules), or for anything
-        // when the fragments are not given.
+        // when `literals` does not know the fragment.
         // Only a fallback recognizes formats: without one, nothing is read for it.
         let recognizes = banks.contains(where: \.isFallback)
         for (bankIndex, bank) in banks.enumerated() where recognizes && !bank.isFallback {
             for (parserIndex, parser) in bank.parsers.enumerated() {
                 guard let written = parser.rule.pattern ?? parser.rule.when else { continue }
                 formats.append((bankIndex, parserIndex))
-                formatTexts.append(literals == nil ? Self.withReferencesAsAnything(written.value) : written.value)
+                formatTexts.append(written.value)
             }
         }
         self.formats = formats
@@ -327,7 +307,10 @@ enum FieldMatcher: Sendable {
     /// One pattern; each field is a named group (several groups may share a name).
     case single(Pattern, groups: [FieldName: [Int]])
     /// A gate pattern, then one pattern per field searched on its own.
-    case perField(when: Pattern?, fields: [(name: FieldName, pattern: Pattern, group: Int)])
+    /// `groups`: the groups of a field's pattern that hold its value, in order (several when
+    /// alternatives capture the same name: "%{MONEY_ANY:amount}" or a labelled figure); the first
+    /// that took part in a match is the value, else the whole match.
+    case perField(when: Pattern?, fields: [(name: FieldName, pattern: Pattern, groups: [Int])])
 
     /// Whether fields are searched one by one.
     var isPerField: Bool {

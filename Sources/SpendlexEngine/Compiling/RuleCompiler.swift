@@ -366,16 +366,15 @@ public enum RuleCompiler {
                 gate = compilePattern(when, expander: &expander, diagnostics: &diagnostics)?.pattern
                 ok = gate != nil
             }
-            var fields: [(FieldName, Pattern, Int)] = []
+            var fields: [(FieldName, Pattern, [Int])] = []
             for field in parser.fields {
                 guard let text = field.pattern else { continue }
                 guard let (compiled, _) = compilePattern(text, expander: &expander, diagnostics: &diagnostics) else {
                     ok = false
                     continue
                 }
-                let group = compiled.groupNumber(named: field.name.value.rawValue)
-                    ?? (compiled.captureCount >= 1 ? 1 : 0)
-                fields.append((field.name.value, compiled, group))
+                let named = compiled.groupNames.filter { $0.value == field.name.value.rawValue }.keys.sorted()
+                fields.append((field.name.value, compiled, named.isEmpty ? [compiled.captureCount >= 1 ? 1 : 0] : named))
             }
             if ok { matcher = .perField(when: gate, fields: fields) }
         }

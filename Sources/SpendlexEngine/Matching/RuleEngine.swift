@@ -449,18 +449,6 @@ public struct RuleEngine: Sendable {
             }
         }
 
-        /// The range of a per-field parser's field in `match`: its group's, else (the field is
-        /// captured in several alternatives, "%{MONEY_ANY:amount}" or a labelled figure) the first
-        /// other group of its name that took part, else the whole match.
-        static func range(of field: FieldName, group: Int, in match: Match, pattern: Pattern) -> Range<Int>? {
-            if let range = match[group] { return range }
-            for (number, name) in pattern.groupNames.sorted(by: { $0.key < $1.key })
-            where number != group && name == field.rawValue {
-                if let range = match[number] { return range }
-            }
-            return match[0]
-        }
-
         /// Where the paragraph after the one holding `offset` ends: the second blank line (two line
         /// feeds, blanks between them allowed) from `offset` on, or `end` when there is none
         /// before it. A one-pattern parser's balance and reference are looked for up to there: an
@@ -561,12 +549,12 @@ public struct RuleEngine: Sendable {
                     if let gate, try !gate.matches(text, scratch: scratch) { return .success(nil) }
                     if let unless = parser.unless, try unless.matches(text, scratch: scratch) { return .success(nil) }
                     var raw = FieldValues()
-                    for (name, pattern, group) in fields {
+                    for (name, pattern, groups) in fields {
                         if name == .amount, let roles = rules.fieldLayer?.roles, !roles.isEmpty {
                             // The first money mention that is not a balance, a limit or a fee.
                             var offset = 0
                             while let match = try pattern.firstMatch(in: text, from: offset, scratch: scratch),
-                                  let whole = match[0], let range = Self.range(of: name, group: group, in: match, pattern: pattern) {
+                                  let whole = match[0], let range = groups.lazy.compactMap({ match[$0] }).first ?? match[0] {
                                 if role(before: whole.lowerBound, in: text, roles: roles) == nil {
                                     raw[.amount] = Self.slice(text, range)
                                     raw.span = range
@@ -577,7 +565,7 @@ public struct RuleEngine: Sendable {
                             continue
                         }
                         if let match = try pattern.firstMatch(in: text, scratch: scratch),
-                           let range = Self.range(of: name, group: group, in: match, pattern: pattern) {
+                           let range = groups.lazy.compactMap({ match[$0] }).first ?? match[0] {
                             raw[name] = Self.slice(text, range)
                             if name == .amount { raw.span = range }
                         }

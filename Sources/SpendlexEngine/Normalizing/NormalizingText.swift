@@ -142,7 +142,7 @@ package enum NormalizingText {
         // Most non-ASCII fields ("₹1,234.00", "12 nov. 2026 à 10h") hold nothing to change: one scan
         // of the bytes and a scalar decoded only where a digit or a mark of another script may be,
         // instead of building a copy scalar by scalar (this was 1.5% of a batch run).
-        guard text.withUTF8Bytes({ firstOtherScriptDigitOrMark(in: $0) != nil }) else { return nil }
+        guard text.withUTF8Bytes({ firstOtherScriptDigit(in: $0, orMark: true) != nil }) else { return nil }
         var changed = false
         var result = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
@@ -168,49 +168,39 @@ package enum NormalizingText {
         return changed ? String(result) : nil
     }
 
-    /// The byte offset of the first scalar in `bytes` that `withASCIIDigits` changes: a decimal digit
-    /// of another script, an Arabic decimal or thousands separator, a bidirectional mark. nil when
-    /// there is none. All of them are U+061C or above (lead byte 0xD8 or more), so the scan skips
-    /// eight bytes at a time to such a lead byte; and no decimal digit lies between U+2000 and
-    /// U+A61F (punctuation, symbols such as "₹" and "€", CJK), where only the bidi marks are looked
-    /// for, without a look-up in the Unicode tables.
-    static func firstOtherScriptDigitOrMark(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    /// The byte offset of the first decimal digit of a script other than ASCII ("٤", "४", "０") in
+    /// `bytes`, or, with `orMark`, of the first scalar `withASCIIDigits` changes (such a digit, an
+    /// Arabic decimal or thousands separator, a bidirectional mark); nil when there is none.
+    /// Every such digit's UTF-8 starts with one of eight bytes (`mayStartOtherScriptDigit`), the
+    /// separators and marks with D8, D9 or E2: the scan skips eight bytes at a time to a byte
+    /// from D8 on, and decodes a scalar only after those. It runs on every field and every
+    /// message outside ASCII, where "₹", "’" and "€" (leading with E2) are common and digits of
+    /// other scripts rare.
+    static func firstOtherScriptDigit(in bytes: UnsafeBufferPointer<UInt8>, orMark: Bool) -> Int? {
         var index = 0
         while let lead = firstByte(in: bytes, atLeast: 0xD8, from: index) {
-            let (scalar, length) = scalar(in: bytes, at: lead)
-            switch scalar.value {
-            case 0x200E, 0x200F, 0x061C, 0x202A...0x202E, 0x2066...0x2069, 0x066B, 0x066C:
-                return lead
-            case 0x2000..<0xA620:
-                break
-            default:
-                if scalar.properties.numericType == .decimal { return lead }
+            let byte = bytes[lead]
+            let digitLead = mayStartOtherScriptDigit(byte)
+            guard digitLead || (orMark && (byte == 0xD8 || byte == 0xD9 || byte == 0xE2)) else {
+                index = lead + 1
+                continue
             }
+            let (scalar, length) = scalar(in: bytes, at: lead)
+            if orMark {
+                switch scalar.value {
+                case 0x200E, 0x200F, 0x061C, 0x202A...0x202E, 0x2066...0x2069, 0x066B, 0x066C: return lead
+                default: break
+                }
+            }
+            if digitLead, scalar.properties.numericType == .decimal { return lead }
             index = lead + length
         }
         return nil
     }
 
-    /// Whether `text` holds a decimal digit of a script other than ASCII ("٤", "४", "０"). Every such
-    /// digit's UTF-8 starts with one of eight bytes (D9, DB, DF: Arabic-Indic, Persian, N'Ko; E0, E1:
-    /// the scripts of South and South-East Asia; EA, EF: a few more and the full-width digits; F0:
-    /// the supplementary planes): the scan stops at a byte from D9 on, and decodes only after those.
-    /// It runs on every message with a byte outside ASCII (the card masker), where "₹", "’" and
-    /// "€" (leading with E2) are common and digits of other scripts rare.
+    /// Whether `text` holds a decimal digit of a script other than ASCII.
     static func hasOtherScriptDigit(_ text: String) -> Bool {
-        text.withUTF8Bytes { bytes in
-            var index = 0
-            while let lead = firstByte(in: bytes, atLeast: 0xD9, from: index) {
-                if mayStartOtherScriptDigit(bytes[lead]) {
-                    let (scalar, length) = scalar(in: bytes, at: lead)
-                    if scalar.properties.numericType == .decimal { return true }
-                    index = lead + length
-                } else {
-                    index = lead + 1
-                }
-            }
-            return false
-        }
+        text.withUTF8Bytes { firstOtherScriptDigit(in: $0, orMark: false) != nil }
     }
 
     /// Whether `byte` is one that starts the UTF-8 of a decimal digit outside ASCII.
