@@ -43,7 +43,11 @@ let package = Package(
         // Message sources: JSON Lines now; mailboxes and SMS backups next.
         .target(name: "SpendlexMail", dependencies: ["SpendlexEngine"]),
         // The ledger: SQLite (system library) through GRDB; migrations, runs, duplicates.
-        .target(name: "SpendlexStore", dependencies: ["SpendlexEngine", "SpendlexRules", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "SpendlexStore", dependencies: [
+            "SpendlexEngine", "SpendlexRules", .product(name: "GRDB", package: "GRDB.swift"),
+            // SQLite's C API, for the hot path's inserts (BoundStatement).
+            .product(name: "GRDBSQLite", package: "GRDB.swift"),
+        ]),
         // The HTTP service: Hummingbird 2 routes over the engine, the ledger and the advisor.
         .target(
             name: "SpendlexServer",

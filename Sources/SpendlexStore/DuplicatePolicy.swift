@@ -26,9 +26,27 @@ public struct DuplicatePolicy: Sendable {
 
     /// The content key of layer 2: readable, so that `duplicate_reason` can show it.
     static func contentKey(_ t: Transaction) -> String {
-        [t.bank, t.account.map { "\($0.type):\($0.last4)" } ?? "", t.direction?.rawValue ?? "",
-         canonicalAmount(t) ?? "", t.currency ?? "", t.date?.description ?? "", t.time?.description ?? "",
-         folded(t.merchant)].joined(separator: "|")
+        contentKey(t, amount: canonicalAmount(t))
+    }
+
+    /// `contentKey(_:)` with the canonical amount already made.
+    static func contentKey(_ t: Transaction, amount: String?) -> String {
+        var key = t.bank
+        key += "|"
+        if let account = t.account { key += account.type + ":" + account.last4 }
+        key += "|"
+        key += t.direction?.rawValue ?? ""
+        key += "|"
+        key += amount ?? ""
+        key += "|"
+        key += t.currency ?? ""
+        key += "|"
+        if let date = t.date { key += date.description }
+        key += "|"
+        if let time = t.time { key += time.description }
+        key += "|"
+        key += folded(t.merchant)
+        return key
     }
 
     /// The amount as a plain decimal without trailing zeros ("1250.00" → "1250", "12.50" → "12.5"),
@@ -45,9 +63,31 @@ public struct DuplicatePolicy: Sendable {
 
     /// Lower-case letters and digits only: "Whole Foods Mkt." → "wholefoodsmkt".
     static func folded(_ text: String?) -> String {
-        String(String.UnicodeScalarView((text ?? "").lowercased().unicodeScalars.filter {
+        guard let text, !text.isEmpty else { return "" }
+        // ASCII merchants, the usual ones, folded from their bytes: lowercasing and filtering
+        // by `CharacterSet` was 7% of storing a batch. The result is the same for ASCII.
+        if let ascii = asciiFolded(text) { return ascii }
+        return String(String.UnicodeScalarView(text.lowercased().unicodeScalars.filter {
             CharacterSet.alphanumerics.contains($0)
         }))
+    }
+
+    /// `folded` of an ASCII text; nil when the text is not ASCII.
+    private static func asciiFolded(_ text: String) -> String? {
+        var text = text
+        return text.withUTF8 { bytes -> String? in
+            var kept = [UInt8]()
+            kept.reserveCapacity(bytes.count)
+            for byte in bytes {
+                switch byte {
+                case 0x80...: return nil
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"): kept.append(byte | 0x20)
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): kept.append(byte)
+                default: break
+                }
+            }
+            return String(decoding: kept, as: UTF8.self)
+        }
     }
 
     /// Whether two merchant names can be the same merchant written two ways: either is

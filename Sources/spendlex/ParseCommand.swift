@@ -136,21 +136,24 @@ struct Parse: ParsableCommand {
             }
         }
         let known = reprocess ? [] : try ledger?.processedMessageIDs() ?? []
-        let batch = BatchParser(engine: engine, writer: TransactionWriter(format: format),
-                                options: batchOptions(reportUnmatched: unmatchedOut != nil,
-                                                      recordMessages: ledger != nil, skipMessageIDs: known))
+        var options = batchOptions(reportUnmatched: unmatchedOut != nil, recordMessages: ledger != nil,
+                                   skipMessageIDs: known)
+        options.renderRows = printTransactions
+        let batch = BatchParser(engine: engine, writer: TransactionWriter(format: format), options: options)
         let progress = ProgressLine(enabled: !quiet && single.message == nil && isatty(STDERR_FILENO) == 1,
                                     totalBytes: Self.totalSize(of: inputs))
         let run = try ledger?.beginRun(inputs: single.message == nil ? inputs : ["--text"])
+        // The ledger is written on a thread of its own while the workers parse.
+        let intake = ledger.map { LedgerIntake(ledger: $0, run: run, reprocess: reprocess) }
         var stored = RunCounts()
         var storeError: Error?
         let sink = BatchSink(
             rows: out.write(bytes:), problem: { progress.clear(); Stderr.write($0 + "\n") },
             unmatched: { unmatchedOut?.write($0) }, progress: progress.show,
-            records: { records in
-                guard let ledger, storeError == nil else { return }
-                do { stored.add(try ledger.write(records, run: run, reprocess: reprocess)) } catch { storeError = error }
-            })
+            records: { intake?.submit($0) })
+        func finishIntake() {
+            if let (counts, error) = intake?.finish() { (stored, storeError) = (counts, error) }
+        }
         let started = Date()
         // A run that stops short (the ledger or an output cannot be written) is closed as
         // failed, with why, never left open.
@@ -168,6 +171,7 @@ struct Parse: ParsableCommand {
         }
         if let message = single.message {
             _ = batch.run(message: message, sink: sink)
+            finishIntake()
             try closingRunOnFailure {
                 try out.finish(name: output ?? "the output")
                 try unmatchedOut?.finish(name: unmatched ?? "")
@@ -176,6 +180,7 @@ struct Parse: ParsableCommand {
             return
         }
         let (summary, unreadable) = batch.run(inputs: inputs, sink: sink)
+        finishIntake()
         try closingRunOnFailure {
             try out.finish(name: output ?? "the output")
             try unmatchedOut?.finish(name: unmatched ?? "")

@@ -13,6 +13,9 @@ public struct BatchOptions: Sendable {
 
     /// Produce a `MessageRecord` for every message (for a ledger), through `BatchSink.records`.
     public var recordMessages: Bool
+    /// Render each transaction as a row of the writer's format, through `BatchSink.rows`; off
+    /// when only the records are wanted (`parse --store` without an output).
+    public var renderRows = true
     /// Messages already processed (a ledger's ids): skipped by id before their bodies are
     /// decoded, and counted as `skipped`.
     public var skipMessageIDs: Set<String>
@@ -53,7 +56,7 @@ public struct BatchSink {
     /// Progress so far, called now and then.
     public var progress: (BatchSummary) -> Void
     /// One record per message, a batch at a time, in input order (only with `recordMessages`):
-    /// what a ledger writes, one SQLite transaction per call.
+    /// what a ledger writes (`LedgerIntake` hands them to a writer thread).
     public var records: ([MessageRecord]) -> Void
 
     /// Creates a sink that takes rows as UTF-8 bytes; unused callbacks may be left out.
@@ -467,8 +470,10 @@ struct BatchResult: Sendable {
             summary.transactionsByBank[transaction.bank, default: 0] += 1
             // Room for a batch of rows at once: growing by doubling copied the rows again and
             // again, and touched fresh pages each time.
-            if rows.isEmpty { rows.reserveCapacity(BatchParser.batchItems * 640) }
-            writer.appendRow(transaction, to: &rows)
+            if options.renderRows {
+                if rows.isEmpty { rows.reserveCapacity(BatchParser.batchItems * 640) }
+                writer.appendRow(transaction, to: &rows)
+            }
             // Read only by the fallback: a rule author's to-do, as much as an unmatched message.
             if options.reportUnmatched && transaction.confidenceParts.contains(.fallbackParser) {
                 unmatched += TransactionWriter.unmatchedLine(

@@ -1,0 +1,102 @@
+import GRDB
+import GRDBSQLite
+
+/// A statement of the ledger's hot path (a message's and a transaction's inserts), prepared on
+/// GRDB's connection and run through SQLite's C API with its values bound one by one.
+///
+/// GRDB's `StatementArguments` box every value as an existential and copy them into an array
+/// per statement: for the 35 columns of a transaction that was a fifth of storing a batch,
+/// more than SQLite's own work on the row. Everything else in the ledger goes through GRDB.
+/// Used inside one of GRDB's write transactions only, and finalized before it ends.
+final class BoundStatement {
+    private let statement: OpaquePointer
+    private let connection: OpaquePointer
+    private let sql: String
+
+    /// SQLite copies bound text before `bind` returns.
+    private static let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+    private static let empty: StaticString = ""
+
+    /// Prepares `sql` on `db`'s connection.
+    init(_ db: Database, sql: String) throws {
+        guard let connection = db.sqliteConnection else {
+            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "the ledger's connection is closed", sql: sql)
+        }
+        var statement: OpaquePointer?
+        let code = sqlite3_prepare_v3(connection, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        guard code == SQLITE_OK, let statement else {
+            let message = String(cString: sqlite3_errmsg(connection))
+            sqlite3_finalize(statement)
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: sql)
+        }
+        self.statement = statement
+        self.connection = connection
+        self.sql = sql
+    }
+
+    deinit { sqlite3_finalize(statement) }
+
+    /// Binds the text (NULL for nil) to the 1-based parameter `index`.
+    func bind(_ index: Int32, _ text: String?) {
+        guard var text else {
+            sqlite3_bind_null(statement, index)
+            return
+        }
+        text.withUTF8 { bytes in
+            // An empty buffer may have no address; SQLite reads a null pointer as NULL, not "".
+            let base = UnsafeRawPointer(bytes.baseAddress ?? Self.empty.utf8Start).assumingMemoryBound(to: CChar.self)
+            sqlite3_bind_text(statement, index, base, Int32(bytes.count), Self.transient)
+        }
+    }
+
+    /// Binds the integer (NULL for nil) to the 1-based parameter `index`.
+    func bind(_ index: Int32, _ value: Int64?) {
+        if let value { sqlite3_bind_int64(statement, index, value) } else { sqlite3_bind_null(statement, index) }
+    }
+
+    /// Binds the integer (NULL for nil) to the 1-based parameter `index`.
+    func bind(_ index: Int32, _ value: Int?) {
+        bind(index, value.map(Int64.init))
+    }
+
+    /// Binds the number to the 1-based parameter `index`.
+    func bind(_ index: Int32, _ value: Double) {
+        sqlite3_bind_double(statement, index, value)
+    }
+
+    /// Runs the statement with the values bound, then clears them for the next row.
+    func execute() throws {
+        let code = sqlite3_step(statement)
+        let failure = code == SQLITE_DONE || code == SQLITE_ROW ? nil : error(code)
+        sqlite3_reset(statement)
+        sqlite3_clear_bindings(statement)
+        if let failure { throw failure }
+    }
+
+    /// Runs a statement that returns one integer (an `INSERT ... RETURNING id`); nil when it
+    /// returns no row or NULL.
+    func executeReturningInteger() throws -> Int64? {
+        let code = sqlite3_step(statement)
+        defer {
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
+        }
+        switch code {
+        case SQLITE_ROW:
+            let value = sqlite3_column_type(statement, 0) == SQLITE_NULL ? nil : sqlite3_column_int64(statement, 0)
+            // Step to the end, so that the statement is complete before it is reset.
+            let end = sqlite3_step(statement)
+            guard end == SQLITE_DONE else { throw error(end) }
+            return value
+        case SQLITE_DONE:
+            return nil
+        default:
+            throw error(code)
+        }
+    }
+
+    /// The error of a failed step, with SQLite's message (read before the statement is reset).
+    private func error(_ code: Int32) -> DatabaseError {
+        DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(connection)), sql: sql)
+    }
+}
