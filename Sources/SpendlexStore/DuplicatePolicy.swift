@@ -11,17 +11,22 @@ import SpendlexEngine
 ///    also have arrived within `alertWindow`;
 /// 3. the same transaction over two channels (an SMS and an email, a push and a statement
 ///    line): same account, direction, amount and currency, within `alertWindow` of each
-///    other, merchants compatible (equal in form once folded, or one missing).
+///    other (a statement row and an alert: within `statementWindowDays`, and the statement
+///    row is the primary), merchants compatible (equal in form once folded, or one missing).
 ///
 /// Two messages over the *same* channel with no common reference are never merged by
 /// layer 3: two identical coffees an hour apart, two SMS about two real transfers.
 public struct DuplicatePolicy: Sendable {
     /// How far apart two alerts about one transaction may arrive (SMS vs email vs push).
     public var alertWindow: TimeInterval
+    /// How many days a statement row's date may be from the alert about it: a card purchase is
+    /// booked a day or three after it is made.
+    public var statementWindowDays: Int
 
-    /// The defaults: 15 minutes between alerts.
-    public init(alertWindow: TimeInterval = 15 * 60) {
+    /// The defaults: 15 minutes between alerts, 3 days between an alert and its statement row.
+    public init(alertWindow: TimeInterval = 15 * 60, statementWindowDays: Int = 3) {
         self.alertWindow = alertWindow
+        self.statementWindowDays = statementWindowDays
     }
 
     /// The content key of layer 2: readable, so that `duplicate_reason` can show it.
@@ -98,8 +103,26 @@ public struct DuplicatePolicy: Sendable {
         if x.isEmpty || y.isEmpty { return true }
         if x.contains(y) || y.contains(x) { return true }
         let common = zip(x.unicodeScalars, y.unicodeScalars).prefix { $0 == $1 }.count
-        return common >= 4
+        if common >= 4 { return true }
+        // A statement's narration and an alert name the merchant in other words around it
+        // ("ATW-512345XXXXXX1234-S1AN000123-MUMBAI" and "ATM S1AN000123"): a distinctive word
+        // of six characters or more in both (a terminal id, a name) is the same merchant.
+        return !distinctiveWords(a).isDisjoint(with: distinctiveWords(b))
     }
+
+    /// Words of a merchant text, lower case, at least six letters or digits, other than the
+    /// words every narration has.
+    static func distinctiveWords(_ text: String?) -> Set<String> {
+        guard let text else { return [] }
+        let words = text.lowercased().split { !$0.isLetter && !$0.isNumber }.map(String.init)
+        return Set(words.filter { $0.count >= 6 && !commonWords.contains($0) })
+    }
+
+    /// Narration words that name no merchant.
+    static let commonWords: Set<String> = [
+        "payment", "purchase", "transfer", "credit", "debited", "credited", "online", "limited", "private",
+        "services", "service", "withdrawal", "deposit", "salary", "charges", "thankyou", "received",
+    ]
 
     /// How many fields a transaction has: of duplicates, the one with the most is the primary.
     static func fieldCount(_ t: Transaction) -> Int {

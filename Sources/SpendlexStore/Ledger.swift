@@ -258,8 +258,11 @@ public final class Ledger: Sendable {
                   currency: t.currency, direction: t.direction?.rawValue, channel: t.messageChannel.rawValue)
         if let row = t.categoryRow { hits[row, default: 0] += 1 }
         guard let found else { return false }
-        // The record with the most fields is the primary; the others point at it.
-        if fields > found.primaryFieldCount {
+        // The record with the most fields is the primary; the others point at it. A statement
+        // row is the bank's record: it is the primary of the alerts about it, whatever they hold.
+        let takesOver = t.messageChannel == .statement
+            ? !found.primaryIsStatement : !found.primaryIsStatement && fields > found.primaryFieldCount
+        if takesOver {
             try db.cachedStatement(sql: "UPDATE transactions SET duplicate_of = ?, duplicate_reason = ? WHERE id = ?").execute(
                            arguments: [id, found.reason, found.primary])
             try db.cachedStatement(sql: "UPDATE transactions SET duplicate_of = ? WHERE duplicate_of = ?").execute(
@@ -379,6 +382,8 @@ public final class Ledger: Sendable {
     struct DuplicateMatch {
         let primary: Int64
         let primaryFieldCount: Int
+        /// Whether the primary is a statement row: the record, which an alert never replaces.
+        let primaryIsStatement: Bool
         let reason: String
     }
 
@@ -388,8 +393,10 @@ public final class Ledger: Sendable {
                                db: Database) throws -> DuplicateMatch? {
         func primary(of row: Row, reason: String) throws -> DuplicateMatch {
             let id: Int64 = row["duplicate_of"] ?? row["id"]
-            let count = try Int.fetchOne(db.cachedStatement(sql: "SELECT field_count FROM transactions WHERE id = ?"), arguments: [id]) ?? 0
-            return DuplicateMatch(primary: id, primaryFieldCount: count, reason: reason)
+            let primary = try Row.fetchOne(db.cachedStatement(sql: "SELECT field_count, source_kind FROM transactions WHERE id = ?"),
+                                           arguments: [id])
+            return DuplicateMatch(primary: id, primaryFieldCount: primary?["field_count"] ?? 0,
+                                  primaryIsStatement: primary?["source_kind"] == MessageChannel.statement.rawValue, reason: reason)
         }
         // Layer 2: the same bank reference.
         if let reference = t.reference, !reference.isEmpty, index.mayHave(bank: t.bank, reference: reference),
@@ -410,7 +417,8 @@ public final class Ledger: Sendable {
             }
             return try primary(of: row, reason: "same bank, account, direction, amount, currency, date, time and merchant")
         }
-        // Layer 3: the same money over another channel, close in time.
+        // Layer 3: the same money over another channel, close in time; a statement row and an
+        // alert about it, within a few days (a statement books a card payment days later).
         guard let amount, let currency = t.currency, let direction = t.direction,
               index.mayHaveMoney(amount: amount, currency: currency, direction: direction.rawValue,
                                  otherThan: t.messageChannel.rawValue) else {
@@ -426,16 +434,40 @@ public final class Ledger: Sendable {
             } else if (row["bank"] as String?) != t.bank {
                 continue
             }
+            let source: String = row["source_kind"]
+            let statement = MessageChannel.statement.rawValue
+            if t.messageChannel == .statement || source == statement {
+                // A statement's references (its own ids) are not the alerts' (a UPI reference).
+                guard DuplicatePolicy.merchantsCompatible(t.merchant, row["merchant"]),
+                      let days = Self.daysApart(t, row), days <= duplicates.statementWindowDays else { continue }
+                return try primary(of: row, reason: "same account \(t.account?.last4 ?? "-"), \(direction.rawValue) "
+                                   + "\(amount) \(currency), \(days) day\(days == 1 ? "" : "s") apart, "
+                                   + "by \(source) and \(t.messageChannel.rawValue)")
+            }
             let otherReference: String? = row["reference"]
             if let mine = t.reference, let theirs = otherReference, mine != theirs { continue }
             guard DuplicatePolicy.merchantsCompatible(t.merchant, row["merchant"]),
                   let apart = Self.secondsApart(t, row), apart <= duplicates.alertWindow else { continue }
             let minutes = Int((apart / 60).rounded())
-            let source: String = row["source_kind"]
             return try primary(of: row, reason: "same account \(t.account?.last4 ?? "-"), \(direction.rawValue) "
                                + "\(amount) \(currency), \(minutes) min apart, by \(source) and \(t.messageChannel.rawValue)")
         }
         return nil
+    }
+
+    /// How many days apart two transactions' dates are (an alert's date, else its arrival day);
+    /// nil when one has no date.
+    private static func daysApart(_ t: Transaction, _ row: Row) -> Int? {
+        func day(_ text: String?) -> Int? {
+            guard let text, text.count >= 10 else { return nil }
+            let parts = text.prefix(10).split(separator: "-").compactMap { Int($0) }
+            guard parts.count == 3 else { return nil }
+            return LocalDate(year: parts[0], month: parts[1], day: parts[2])?.daysSinceEpoch
+        }
+        let mine = day(t.date?.description) ?? day(t.receivedAt.map(timestamp))
+        let theirs = day(row["date"]) ?? day(row["received_at"])
+        guard let mine, let theirs else { return nil }
+        return abs(mine - theirs)
     }
 
     /// How far apart two transactions happened: by arrival times when both have one, else by

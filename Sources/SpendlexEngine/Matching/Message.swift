@@ -3,6 +3,8 @@ import Foundation
 /// How a message reached the user.
 public enum MessageChannel: String, Sendable, Hashable, CaseIterable {
     case email, sms, push, unknown
+    /// A row of a bank statement (`spendlex import`): the record the alerts are reconciled with.
+    case statement
 }
 
 /// One input message: what the engine parses.

@@ -142,7 +142,7 @@ public struct TransactionWriter: Sendable {
         let recorder: String = switch t.messageChannel {
         case .email: "Auto"
         case .sms: "SMS"
-        case .push, .unknown: "Import"
+        case .push, .unknown, .statement: "Import"
         }
         let account = t.account.map { "\(t.bank) \($0.type) \($0.last4)" } ?? t.bank
         let fields = [t.bank, t.category ?? "", t.subcategory ?? "", t.currency ?? "", price, account, recorder,

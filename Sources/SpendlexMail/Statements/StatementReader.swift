@@ -1,0 +1,71 @@
+import Foundation
+import SpendlexEngine
+
+/// Reads a statement file: its bytes decoded (UTF-8, UTF-16 with a byte-order mark, else
+/// Windows-1252, as exporting banks write), its format detected from its content, and its
+/// entries read by that format's reader.
+public enum StatementReader {
+    /// The largest statement read, in bytes: a year of a busy account is a few MB.
+    public static let maxBytes = 512 << 20
+
+    /// Reads the statement at `path`.
+    public static func read(path: String, options: StatementOptions) throws(StatementError) -> Statement {
+        let bytes: [UInt8]
+        switch InputFile.readWhole(path, limit: maxBytes) {
+        case .success(let read): bytes = read
+        case .failure(let error): throw StatementError(path: path, reason: "\(error)")
+        }
+        return try read(bytes: bytes, path: path, options: options)
+    }
+
+    /// Reads a statement's bytes; `path` names it in ids and messages.
+    public static func read(bytes: [UInt8], path: String, options: StatementOptions) throws(StatementError) -> Statement {
+        if bytes.starts(with: Array("%PDF".utf8)) {
+            throw StatementError(path: path, reason: "a PDF statement: PDF is not read yet; export the statement from the bank as CSV, OFX, QIF, MT940 or CAMT.053")
+        }
+        if bytes.starts(with: [0x50, 0x4B, 0x03, 0x04]) {
+            throw StatementError(path: path, reason: "a ZIP file (an XLSX workbook?): spreadsheets are not read yet; export CSV from it")
+        }
+        guard let text = decode(bytes) else {
+            throw StatementError(path: path, reason: "not text: neither UTF-8, UTF-16 nor Windows-1252")
+        }
+        guard !text.allSatisfy(\.isWhitespace) else { throw StatementError(path: path, reason: "the file is empty") }
+        guard let format = StatementFormat.detect(text) else {
+            throw StatementError(path: path, reason: "not a statement format Spendlex reads (OFX/QFX, QIF, MT940, CAMT.053, or CSV with a header row naming a date and an amount or debit and credit columns)")
+        }
+        switch format {
+        case .ofx: return try OFXStatementReader.read(text, path: path, options: options)
+        case .qif: return try QIFStatementReader.read(text, path: path, options: options)
+        case .mt940: return try MT940StatementReader.read(text, path: path, options: options)
+        case .camt053: return try CAMT053StatementReader.read(text, path: path, options: options)
+        case .csv: return try CSVStatementReader.read(text, path: path, options: options)
+        }
+    }
+
+    /// The text of a statement's bytes: UTF-8 (a byte-order mark dropped), UTF-16 with its
+    /// byte-order mark, or else Windows-1252 (which gives every byte a character); nil for
+    /// bytes that hold NUL outside UTF-16 (a binary file).
+    static func decode(_ bytes: [UInt8]) -> String? {
+        if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
+            return String(data: Data(bytes), encoding: .utf16)
+        }
+        if bytes.contains(0) { return nil }
+        let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
+        if let text = String(validating: body, as: UTF8.self) { return text }
+        return String(data: Data(body), encoding: .windowsCP1252)
+    }
+
+    /// Lines of a text, `\r\n`, `\r` and `\n` ended, without their ends.
+    static func lines(_ text: String) -> [Substring] {
+        text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" })
+    }
+
+    /// The stable id of an entry: the format's own transaction id where there is one (unique
+    /// within the account), else the file and line. Card numbers masked.
+    static func entryID(format: StatementFormat, account: String?, ownID: String?, path: String, line: Int) -> String {
+        if let ownID, !ownID.isEmpty {
+            return CardNumberMasker.mask("\(format.rawValue):\(account ?? "-"):\(ownID)")
+        }
+        return CardNumberMasker.mask("\(format.rawValue):\(path):\(line)")
+    }
+}

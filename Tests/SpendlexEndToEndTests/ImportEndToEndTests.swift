@@ -1,0 +1,174 @@
+import Foundation
+import GRDB
+import Testing
+
+/// `spendlex import` through the real binary: a fixture of every statement format read into the
+/// expected transactions, bad statements as clear errors, and a statement reconciled with the
+/// alerts of the same month in one ledger.
+@Suite("spendlex import, end to end", .serialized)
+struct ImportEndToEndTests {
+    static let folder = "Tests/Fixtures/statements/"
+
+    /// The fields that tell a transaction, one line each: date, direction, amount, currency,
+    /// account, merchant, kind, category.
+    static func lines(_ jsonl: String) throws -> [String] {
+        try jsonl.split(separator: "\n").map { line in
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            let account = (object["account"] as? [String: Any]).map { "\($0["type"] ?? "")-\($0["last4"] ?? "")" } ?? "-"
+            return [object["date"], object["direction"], object["amount"], object["currency"], account,
+                    object["merchant"], object["kind"], object["category"]]
+                .map { value in (value as? String).map { $0 } ?? (value == nil || value is NSNull ? "-" : "\(value!)") }
+                .joined(separator: " | ")
+        }
+    }
+
+    @Test("every format's fixture gives its expected transactions", arguments: [
+        ("checking.ofx", [] as [String], [
+            "2026-11-03 | debit | 42.17 | USD | account-6789 | WHOLEFDS MKT 10234 | purchase | Food & Dining",
+            "2026-11-05 | credit | 2500.00 | USD | account-6789 | ACME CORP PAYROLL | deposit | Income",
+            "2026-11-12 | debit | 120.00 | USD | account-6789 | AT&T WIRELESS | - | Bills & Utilities",
+            "2026-11-30 | debit | 5.00 | USD | account-6789 | MONTHLY SERVICE FEE | fee | Fees & Charges",
+        ]),
+        ("card.qfx", [], [
+            "2026-11-18 | debit | 150.00 | USD | card-1005 | WALMART SUPERCENTER | - | Shopping",
+            "2026-11-20 | credit | 500.00 | USD | card-1005 | PAYMENT RECEIVED - THANK YOU | - | Uncategorized",
+        ]),
+        ("checking.qif", ["--country", "US"], [
+            "2026-11-03 | debit | 42.17 | USD | - | WHOLEFDS MKT 10234 | - | Food & Dining",
+            "2026-11-15 | credit | 2500.00 | USD | - | ACME CORP PAYROLL | - | Income",
+            "2026-11-28 | debit | 1200.00 | USD | - | RENT NOVEMBER | - | Uncategorized",
+        ]),
+        ("statement.mt940", [], [
+            "2026-11-02 | debit | 23.45 | EUR | account-4300 | ALBERT HEIJN 1403 | transfer | Food & Dining",
+            "2026-11-25 | credit | 2100.00 | EUR | account-4300 | WERKGEVER BV | transfer | Uncategorized",
+            "2026-11-28 | debit | 850.00 | EUR | account-4300 | HUUR NOVEMBER WONING | transfer | Uncategorized",
+        ]),
+        ("statement.camt053.xml", [], [
+            "2026-11-04 | debit | 49.99 | EUR | account-3000 | REWE Markt GmbH | - | Food & Dining",
+            "2026-11-27 | credit | 1200.00 | EUR | account-3000 | Arbeitgeber GmbH | - | Uncategorized",
+            "2026-11-30 | debit | 12.00 | EUR | account-3000 | Kontofuehrungsgebuehr November | - | Uncategorized",
+        ]),
+        ("hdfc-savings.csv", ["--country", "IN", "--bank", "hdfc"], [
+            "2026-11-01 | debit | 450.00 | INR | account-5521 | UPI-SWIGGY-SWIGGY@ICICI-ICICXXXXXXXXXXXX0913-PAYMENT | - | Food & Dining",
+            "2026-11-03 | credit | 85000.00 | INR | account-5521 | NEFT CR-ACME SOFTWARE PVT LTD-SALARY NOV | - | Income",
+            "2026-11-15 | debit | 10000.00 | INR | account-5521 | ATW-512345XXXXXX1234-S1AN000123-MUMBAI | - | Uncategorized",
+        ]),
+        // No profile: the header names its columns; month-first dates read from "11/14/2026".
+        ("plain.csv", ["--country", "US"], [
+            "2026-11-02 | debit | 5.75 | USD | - | STARBUCKS STORE 1234 | - | Food & Dining",
+            "2026-11-14 | debit | 23.99 | USD | - | AMAZON.COM*AB12C3, SEATTLE | - | Shopping",
+            "2026-11-15 | credit | 1500.00 | USD | - | DIRECT DEPOSIT ACME | - | Uncategorized",
+        ]),
+        // The same file in UTF-16 with a byte-order mark.
+        ("plain-utf16.csv", ["--country", "US"], [
+            "2026-11-02 | debit | 5.75 | USD | - | STARBUCKS STORE 1234 | - | Food & Dining",
+            "2026-11-14 | debit | 23.99 | USD | - | AMAZON.COM*AB12C3, SEATTLE | - | Shopping",
+            "2026-11-15 | credit | 1500.00 | USD | - | DIRECT DEPOSIT ACME | - | Uncategorized",
+        ]),
+        // Latin-1, semicolons, decimal commas, German headers, an account number above the header.
+        ("umsaetze-latin1.csv", [], [
+            "2026-11-02 | debit | 89.00 | EUR | account-7890 | Stadtwerke München | - | Uncategorized",
+            "2026-11-05 | credit | 3250.00 | EUR | account-7890 | Arbeitgeber GmbH | - | Uncategorized",
+            "2026-11-20 | debit | 54.37 | EUR | account-7890 | EDEKA Müller | - | Food & Dining",
+        ]),
+    ])
+    func formats(file: String, flags: [String], expected: [String]) throws {
+        let result = try spendlex(["import", Self.folder + file] + flags)
+        #expect(result.status == 0, "\(result.stderr)")
+        let got = try Self.lines(result.stdout)
+        #expect(got == expected, "\(got)")
+    }
+
+    @Test("rows that are no transaction are skipped and said; the rest are read")
+    func raggedRowsAreReported() throws {
+        let result = try spendlex(["import", Self.folder + "ragged.csv"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try Self.lines(result.stdout).map { $0.components(separatedBy: " | ").prefix(3).joined(separator: " | ") } == [
+            "2026-11-01 | debit | 3.50", "2026-11-04 | debit | 12.00",
+        ])
+        #expect(result.stderr.contains("ragged.csv:3: skipped: 2 fields where the header has 3"), "\(result.stderr)")
+        #expect(result.stderr.contains("ragged.csv:4: skipped: a spreadsheet error cell #VALUE!"), "\(result.stderr)")
+        #expect(result.stderr.contains("ragged.csv:5: skipped: no date (Total)"), "\(result.stderr)")
+        // The quoted newline stays inside its field.
+        #expect(result.stdout.contains("Coffee, with a newline in the description"), "\(result.stdout)")
+    }
+
+    @Test("a statement whose balances do not add up is an error that says by how much, and exits 65")
+    func unbalancedStatement() throws {
+        let result = try spendlex(["import", Self.folder + "unbalanced.mt940"])
+        #expect(result.status == 65)
+        #expect(result.stderr.contains(
+            "unbalanced.mt940: error: the closing balance 2326.55 is not the opening balance 1000 plus the 3 entries (2226.55)"),
+            "\(result.stderr)")
+        #expect(try Self.lines(result.stdout).count == 3, "the entries are still written")
+    }
+
+    @Test("a truncated download is read as far as it goes, and said")
+    func truncatedOFX() throws {
+        let result = try spendlex(["import", Self.folder + "truncated.ofx"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("truncated.ofx:33: the file ends inside a transaction (truncated?)"), "\(result.stderr)")
+        #expect(try Self.lines(result.stdout).count == 3)
+    }
+
+    @Test("a PDF, an empty file and a file of no statement format are clear errors (exit 65), the others still read")
+    func unreadableFiles() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("spendlex-import-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let empty = folder.appendingPathComponent("empty.csv").path
+        let prose = folder.appendingPathComponent("letter.txt").path
+        try Data().write(to: URL(fileURLWithPath: empty))
+        try Data("Dear customer, your statement is attached.\n".utf8).write(to: URL(fileURLWithPath: prose))
+        let result = try spendlex(["import", Self.folder + "scanned.pdf", empty, prose, Self.folder + "plain.csv"])
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("scanned.pdf: error: a PDF statement: PDF is not read yet"), "\(result.stderr)")
+        #expect(result.stderr.contains("empty.csv: error: the file is empty"), "\(result.stderr)")
+        #expect(result.stderr.contains("letter.txt: error: not a statement format Spendlex reads"), "\(result.stderr)")
+        #expect(try Self.lines(result.stdout).count == 3)
+        #expect(result.stderr.contains("3 unreadable"), "\(result.stderr)")
+    }
+
+    @Test("a month's statement imported into a ledger holding its alerts adds what they missed and links the rest")
+    func statementReconciledWithAlerts() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("spendlex-import-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let ledger = folder.appendingPathComponent("ledger.sqlite").path
+        let alerts = folder.appendingPathComponent("alerts.jsonl")
+        try Data("""
+            {"id": "sms-swiggy", "sender": "VM-HDFCBK", "received_at": "2026-11-01T13:05:00Z", "text": "Money Sent! Rs.450.00 from HDFC Bank A/c **5521 to SWIGGY on 01/11/26. Ref 631845220913. Not You? Call 18002586161"}
+            {"id": "sms-atm", "sender": "VM-HDFCBK", "received_at": "2026-11-14T09:00:00Z", "text": "Rs.10000.00 withdrawn from HDFC Bank A/c XX5521 at ATM S1AN000123 on 14-11-26. Avl bal: Rs.99550.00"}
+            {"id": "sms-other", "sender": "VM-HDFCBK", "received_at": "2026-11-20T09:00:00Z", "text": "Rs.450.00 debited from HDFC Bank A/c XX9999 on 20-11-26 to VPA swiggy@icici"}
+
+            """.utf8).write(to: alerts)
+        let parsed = try spendlex(["parse", alerts.path, "--store", ledger])
+        #expect(parsed.status == 0, "\(parsed.stderr)")
+        #expect(parsed.stderr.contains("3 transactions stored"), "\(parsed.stderr)")
+
+        let imported = try spendlex(["import", Self.folder + "hdfc-savings.csv", "--country", "IN", "--bank", "hdfc",
+                                     "--store", ledger])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stderr.contains("3 transactions stored, 2 linked as duplicates"), "\(imported.stderr)")
+        let rows = try DatabaseQueue(path: ledger).read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT t.message_id, t.source_kind, p.message_id AS primary_message FROM transactions t
+                LEFT JOIN transactions p ON p.id = t.duplicate_of ORDER BY t.id
+                """).map { "\($0["message_id"] as String) \($0["source_kind"] as String) \($0["primary_message"] as String? ?? "primary")" }
+        }
+        // The statement rows are the record; the two alerts about them point at them; the alert
+        // about another account, and the salary no alert announced, stand alone.
+        #expect(rows == [
+            "sms-swiggy unknown csv:\(Self.folder)hdfc-savings.csv:5",
+            "sms-atm unknown csv:\(Self.folder)hdfc-savings.csv:7",
+            "sms-other unknown primary",
+            "csv:\(Self.folder)hdfc-savings.csv:5 statement primary",
+            "csv:\(Self.folder)hdfc-savings.csv:6 statement primary",
+            "csv:\(Self.folder)hdfc-savings.csv:7 statement primary",
+        ], "\(rows)")
+
+        // Importing it again adds nothing.
+        let again = try spendlex(["import", Self.folder + "hdfc-savings.csv", "--country", "IN", "--bank", "hdfc",
+                                  "--store", ledger])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stderr.contains("0 transactions stored, 0 linked as duplicates, 3 already in the ledger"), "\(again.stderr)")
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+@testable import SpendlexEngine
+@testable import SpendlexMail
+import SpendlexRules
+
+@Suite("Statement readers")
+struct StatementReaderTests {
+    func read(_ text: String, _ options: StatementOptions = StatementOptions()) throws -> Statement {
+        try StatementReader.read(bytes: Array(text.utf8), path: "s", options: options)
+    }
+
+    @Test("formats are told from content, not names", arguments: [
+        ("OFXHEADER:100\nDATA:OFXSGML\n\n<OFX>\n", StatementFormat.ofx),
+        ("<?xml version=\"1.0\"?>\n<?OFX OFXHEADER=\"200\"?>\n<OFX></OFX>", .ofx),
+        ("!Type:Bank\nD1/2/2026\nT-1.00\n^\n", .qif),
+        (":20:REF\n:25:123\n:60F:C261101EUR1,00\n", .mt940),
+        ("<Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:camt.053.001.08\">", .camt053),
+        ("Buchungstag;Verwendungszweck;Betrag\n01.11.2026;Miete;-500,00\n", .csv),
+    ])
+    func detection(text: String, format: StatementFormat) {
+        #expect(StatementFormat.detect(text) == format)
+    }
+
+    @Test func textWithoutADateAndAmountHeaderIsNoStatement() {
+        #expect(StatementFormat.detect("name,email\nAda,ada@example.com\n") == nil)
+        #expect(StatementFormat.detect("Dear customer,\nyour statement is attached.") == nil)
+    }
+
+    @Test("bytes are decoded as UTF-8, UTF-16 with its mark, else Windows-1252; NUL outside UTF-16 is binary")
+    func decoding() {
+        #expect(StatementReader.decode([0xEF, 0xBB, 0xBF] + Array("Datum".utf8)) == "Datum")
+        #expect(StatementReader.decode([0xFF, 0xFE, 0x44, 0x00, 0xE4, 0x00]) == "Dä")
+        #expect(StatementReader.decode([0x4D, 0xFC, 0x6C, 0x6C, 0x65, 0x72, 0x80]) == "Müller€")
+        #expect(StatementReader.decode([0x25, 0x00, 0x01]) == nil)
+    }
+
+    @Test("CSV headers are matched folded, in several languages, a currency in a header dropped")
+    func csvHeaders() throws {
+        let roles = try #require(CSVStatementReader.headerRoles(["Buchungstag", "Verwendungszweck", "Betrag (EUR)", "Währung"]))
+        #expect(roles[.date] == 0 && roles[.description] == 1 && roles[.amount] == 2 && roles[.currency] == 3)
+        let spanish = try #require(CSVStatementReader.headerRoles(["Fecha operación", "Concepto", "Importe", "Saldo"]))
+        #expect(spanish[.date] == 0 && spanish[.description] == 1 && spanish[.amount] == 2 && spanish[.balance] == 3)
+        let columns = try #require(CSVStatementReader.headerRoles(["Date", "Details", "Debit (INR)", "Credit (INR)"]))
+        #expect(columns[.debit] == 2 && columns[.credit] == 3)
+        #expect(CSVStatementReader.headerRoles(["Name", "Email"]) == nil)
+    }
+
+    @Test("the order of a numeric date's parts is read from the dates, then the country, then month first")
+    func dateOrder() {
+        #expect(QIFStatementReader.dateOrder(["03/11/2026", "15/11/2026"], country: nil) == .dayMonthYear)
+        #expect(QIFStatementReader.dateOrder(["11/03/2026", "11/15/2026"], country: nil) == .monthDayYear)
+        #expect(QIFStatementReader.dateOrder(["2026/11/03"], country: nil) == .yearMonthDay)
+        #expect(QIFStatementReader.dateOrder(["03/11/2026"], country: "GB") == .dayMonthYear)
+        #expect(QIFStatementReader.dateOrder(["03/11/2026"], country: nil) == .monthDayYear)
+    }
+
+    @Test("the decimal mark of a CSV's amounts is read from them")
+    func decimalMark() {
+        #expect(CSVStatementReader.decimalMark(["-89,00", "3.250,00"], delimiter: ";") == .comma)
+        #expect(CSVStatementReader.decimalMark(["-5.75", "1,500.00"], delimiter: ",") == .point)
+        #expect(CSVStatementReader.decimalMark(["12", "7"], delimiter: ",") == .auto)
+    }
+
+    @Test("MT940 :86: fields: SEPA keys, Germany's ?-numbered subfields, free text")
+    func mt940Information() {
+        let sepa = MT940StatementReader.informationParts("/TRTP/SEPA INCASSO/NAME/ALBERT HEIJN 1403/REMI/BETALING\n 02-11/")
+        #expect(sepa.payee == "ALBERT HEIJN 1403")
+        #expect(sepa.description == "BETALING 02-11")
+        let gvc = MT940StatementReader.informationParts("005?00LASTSCHRIFT?20Strom November?21Vertrag 4711?32Stadtwerke?33 Muenchen")
+        #expect(gvc.payee == "Stadtwerke Muenchen")
+        #expect(gvc.description == "Strom November Vertrag 4711")
+        #expect(MT940StatementReader.informationParts("HUUR NOVEMBER").payee == nil)
+    }
+
+    @Test("an MT940 :61: line: dates, the D/C/RD/RC mark, a funds code, the amount, the references")
+    func mt940Line() throws {
+        let line = try #require(MT940StatementReader.statementLine(
+            "2611021102RDR23,45NMSCREF1//BANK99", information: nil, at: 7, account: "NL91ABNA0417164300", currency: "EUR",
+            path: "s", options: StatementOptions(), bic: "abnanl2a"))
+        #expect(line.date == "261102" && line.amount == "23,45")
+        #expect(line.direction == .credit, "a reversed debit is money back")
+        #expect(line.kind == .reversal)
+        #expect(line.reference == "REF1")
+        #expect(line.id == "mt940:NL91ABNA0417164300:261102:BANK99")
+        #expect(MT940StatementReader.statementLine("26110X", information: nil, at: 1, account: nil, currency: nil, path: "s",
+                                                   options: StatementOptions(), bic: nil) == nil)
+    }
+
+    @Test("the first row whose running balance does not follow is named")
+    func runningBalance() throws {
+        let text = """
+            Date,Description,Amount,Balance
+            01/11/2026,Opening deposit,100.00,100.00
+            02/11/2026,Coffee,-3.50,96.50
+            03/11/2026,Lunch,-12.00,80.00
+            04/11/2026,Bus,-2.00,78.00
+            """
+        let statement = try read(text)
+        let worker = RuleEngine(rules: RuleCompiler.compile(RuleSet()).0).makeWorker()
+        let rows = statement.entries.compactMap { entry in worker.read(entry).transaction.map { (entry, $0) } }
+        let problem = try #require(StatementImport.balanceProblem(statement, rows, path: "s"))
+        #expect(problem.hasPrefix("s:4: error: the balances stop adding up here: 96.5 less 12.00 is 84.5, the statement says 80"),
+                "\(problem)")
+    }
+
+    @Test("an OFX transaction without an amount is skipped and said; entities decoded")
+    func ofxWithoutAmount() throws {
+        let statement = try read("""
+            OFXHEADER:100
+
+            <OFX><BANKMSGSRSV1><STMTTRNRS><STMTRS><CURDEF>GBP
+            <BANKACCTFROM><ACCTID>12345678</BANKACCTFROM>
+            <STMTTRN><TRNTYPE>DEBIT<DTPOSTED>20261101<FITID>1<NAME>NO AMOUNT</STMTTRN>
+            <STMTTRN><TRNTYPE>DEBIT<DTPOSTED>20261102<TRNAMT>-9,99<FITID>2<NAME>M&amp;S</STMTTRN>
+            </STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>
+            """)
+        #expect(statement.skipped.count == 1 && statement.skipped[0].contains("without TRNAMT"))
+        #expect(statement.entries.count == 1)
+        #expect(statement.entries.first?.payee == "M&S")
+        #expect(statement.entries.first?.amount == "-9.99", "a decimal comma read as OFX allows")
+        #expect(statement.entries.first?.currency == "GBP")
+    }
+}
