@@ -23,6 +23,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/yaslab/CSV.swift.git", from: "2.5.2"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation.git", from: "0.9.20"),
     ],
     targets: [
         // The raw C library: a module map and a shim header, nothing else.
@@ -42,7 +43,9 @@ let package = Package(
             resources: [.embedInCode("Resources/currencies.tsv")]
         ),
         // Message sources: JSON Lines now; mailboxes and SMS backups next.
-        .target(name: "SpendlexMail", dependencies: ["SpendlexEngine", .product(name: "CSV", package: "CSV.swift")]),
+        .target(name: "SpendlexMail", dependencies: [
+            "SpendlexEngine", .product(name: "CSV", package: "CSV.swift"), .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+        ]),
         // The ledger: SQLite (system library) through GRDB; migrations, runs, duplicates.
         .target(name: "SpendlexStore", dependencies: [
             "SpendlexEngine", "SpendlexRules", .product(name: "GRDB", package: "GRDB.swift"),

@@ -175,6 +175,23 @@ enum LedgerSchema {
         migrator.registerMigration("v5-merchant-raw") { db in
             try db.execute(sql: "ALTER TABLE transactions ADD COLUMN merchant_raw TEXT")
         }
+        // The balances bank statements state (`spendlex import`): the exports' balance assertions.
+        migrator.registerMigration("v6-statement-balances") { db in
+            try db.execute(sql: """
+                CREATE TABLE statement_balances (
+                    id INTEGER PRIMARY KEY,
+                    bank TEXT NOT NULL,
+                    account_type TEXT,               -- card or account; NULL with no account
+                    account_last4 TEXT,
+                    currency TEXT NOT NULL,
+                    date TEXT NOT NULL,              -- YYYY-MM-DD: the balance at the end of this day
+                    amount TEXT NOT NULL,            -- exact signed decimal, as the statement states it
+                    kind TEXT NOT NULL CHECK (kind IN ('opening', 'closing')),
+                    file TEXT,
+                    UNIQUE (bank, account_type, account_last4, currency, date, kind)
+                );
+                """)
+        }
         return migrator
     }
 }

@@ -32,6 +32,8 @@ struct Check: ParsableCommand {
                 + " (\(categorizer.rowCount) rows, \(categorizer.categories.count) categories)"
         }
         if !compiled.rules.cards.isEmpty { summary += ", \(compiled.rules.cards.count) cards" }
+        let profiles = compiled.rules.statementProfiles.count
+        if profiles > 0 { summary += ", \(profiles) statement profile\(profiles == 1 ? "" : "s")" }
         print(summary)
         // The process ends here: the compiled rules are not taken apart first (freeing 10,000
         // parsers' patterns and rules, one by one, was a tenth of checking them).

@@ -42,6 +42,24 @@ struct LedgerRangeOptions: ParsableArguments {
         }
     }
 
+    /// The statement balances of the range's statements: those of a statement whose every balance
+    /// (opening at the end of the day before the range, closing inside it) falls in the range, so
+    /// that an assertion never counts on transactions the export leaves out.
+    func statementBalances() throws -> [StatementBalanceRecord] {
+        let ledger = try openLedger()
+        let all: [StatementBalanceRecord]
+        do { all = try ledger.statementBalances() } catch {
+            Stderr.write("error: reading the ledger \(store) failed: \(error)\n")
+            throw ExitStatus.internalError
+        }
+        func inRange(_ balance: StatementBalanceRecord) -> Bool {
+            let day = balance.kind == .opening ? LocalDate(daysSinceEpoch: balance.date.daysSinceEpoch + 1) ?? balance.date : balance.date
+            return (fromDate.map { day >= $0 } ?? true) && (toDate.map { day <= $0 } ?? true)
+        }
+        let statements = Dictionary(grouping: all) { "\($0.file ?? "")\u{1F}\($0.bank)\u{1F}\($0.account?.last4 ?? "")" }
+        return statements.values.filter { $0.allSatisfy(inRange) }.flatMap { $0 }
+    }
+
     /// Reads the ledger's transactions in the range; a failed read is an internal error (exit 70).
     func transactions(includeDuplicates: Bool = false) throws -> [StoredTransaction] {
         let ledger = try openLedger()
@@ -86,7 +104,8 @@ struct Export: ParsableCommand {
 
     func run() throws {
         let transactions = try range.transactions(includeDuplicates: includeDuplicates)
-        let export = LedgerExporter(format: format).export(transactions)
+        let balances = format.isJournal ? try range.statementBalances() : []
+        let export = LedgerExporter(format: format).export(transactions, balances: balances)
         let out = try OutputStream(path: output)
         out.write(export.text)
         try out.finish(name: output ?? "the output")

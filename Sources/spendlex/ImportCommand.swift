@@ -39,6 +39,11 @@ struct Import: ParsableCommand {
         valueName: "cc"))
     var country: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Read CSVs by this statement profile (rules/statements); by default the profile whose header the file has, else the header's own names.",
+        valueName: "id"))
+    var profile: String?
+
     @Option(name: .long, help: "Output format: jsonl, csv, csv-full or table.")
     var format: OutputFormat = .jsonl
 
@@ -63,7 +68,8 @@ struct Import: ParsableCommand {
 
     func run() throws {
         let engine = try rules.engine()
-        let options = StatementOptions(bank: bank, country: country?.uppercased(), accountType: card ? "card" : "account")
+        let options = StatementOptions(bank: bank, country: country?.uppercased(), accountType: card ? "card" : "account",
+                                       profiles: engine.rules.rules.statementProfiles, profile: profile)
         let result = StatementImport.run(files: files, options: options, account: account, worker: engine.makeWorker())
         for problem in result.problems { Stderr.write(problem + "\n") }
 
@@ -86,6 +92,12 @@ struct Import: ParsableCommand {
             let run = try ledger.beginRun(inputs: files)
             do {
                 var counts = try ledger.write(result.records, run: run)
+                try ledger.record(result.balances.map { balance in
+                    StatementBalanceRecord(
+                        bank: balance.bank, account: balance.account.map { .init(type: $0.type, last4: $0.last4) },
+                        currency: balance.currency, date: balance.date, amount: balance.amount,
+                        kind: balance.opening ? .opening : .closing, file: balance.file)
+                })
                 counts.skipped = result.records.count - counts.messages
                 try ledger.finishRun(run, counts: counts)
                 stored = counts

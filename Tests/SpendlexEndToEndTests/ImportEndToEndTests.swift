@@ -53,6 +53,19 @@ struct ImportEndToEndTests {
             "2026-11-03 | credit | 85000.00 | INR | account-5521 | NEFT CR-ACME SOFTWARE PVT LTD-SALARY NOV | - | Income",
             "2026-11-15 | debit | 10000.00 | INR | account-5521 | ATW-512345XXXXXX1234-S1AN000123-MUMBAI | - | Uncategorized",
         ]),
+        // Its bank's statement profile (rules/statements/in/hdfc.yaml) found by the header: the
+        // bank, the account number above the header, rupees, dd/MM/yy, with no flag.
+        ("hdfc-savings.csv", [], [
+            "2026-11-01 | debit | 450.00 | INR | account-5521 | UPI-SWIGGY-SWIGGY@ICICI-ICICXXXXXXXXXXXX0913-PAYMENT | - | Food & Dining",
+            "2026-11-03 | credit | 85000.00 | INR | account-5521 | NEFT CR-ACME SOFTWARE PVT LTD-SALARY NOV | - | Income",
+            "2026-11-15 | debit | 10000.00 | INR | account-5521 | ATW-512345XXXXXX1234-S1AN000123-MUMBAI | - | Uncategorized",
+        ]),
+        // A card's profile: charges positive, payments negative.
+        ("amex-activity.csv", ["--account", "41005"], [
+            "2026-11-18 | debit | 150.00 | USD | card-41005 | WALMART SUPERCENTER | - | Shopping",
+            "2026-11-20 | credit | 500.00 | USD | card-41005 | AUTOPAY PAYMENT - THANK YOU | - | Uncategorized",
+            "2026-11-21 | debit | 23.10 | USD | card-41005 | UBER TRIP HELP.UBER.COM | - | Transport",
+        ]),
         // No profile: the header names its columns; month-first dates read from "11/14/2026".
         ("plain.csv", ["--country", "US"], [
             "2026-11-02 | debit | 5.75 | USD | - | STARBUCKS STORE 1234 | - | Food & Dining",
@@ -64,6 +77,19 @@ struct ImportEndToEndTests {
             "2026-11-02 | debit | 5.75 | USD | - | STARBUCKS STORE 1234 | - | Food & Dining",
             "2026-11-14 | debit | 23.99 | USD | - | AMAZON.COM*AB12C3, SEATTLE | - | Shopping",
             "2026-11-15 | credit | 1500.00 | USD | - | DIRECT DEPOSIT ACME | - | Uncategorized",
+        ]),
+        // Spreadsheets (scripts/make-statement-fixtures.py, openpyxl): a wallet's passbook with a
+        // title above its header and real dates; a bank's export in the 1904 date system, its
+        // error cell and totals row skipped.
+        ("paytm-wallet.xlsx", ["--country", "IN"], [
+            "2026-11-02 | debit | 85 | INR | - | Paid to Chai Point | - | Uncategorized",
+            "2026-11-05 | credit | 1200 | INR | - | Received from Rahul Sharma | - | Uncategorized",
+            "2026-11-21 | debit | 642.5 | INR | - | Paid to BigBasket | - | Food & Dining",
+        ]),
+        ("bank-1904.xlsx", ["--country", "GB"], [
+            "2026-11-03 | debit | 23.4 | GBP | - | CARD PURCHASE TESCO STORES 2231 | - | Food & Dining",
+            "2026-11-10 | credit | 150 | GBP | - | FASTER PAYMENT FROM J SMITH | - | Uncategorized",
+            "2026-11-28 | debit | 700 | GBP | - | STANDING ORDER RENT | - | Uncategorized",
         ]),
         // Latin-1, semicolons, decimal commas, German headers, an account number above the header.
         ("umsaetze-latin1.csv", [], [
@@ -77,6 +103,82 @@ struct ImportEndToEndTests {
         #expect(result.status == 0, "\(result.stderr)")
         let got = try Self.lines(result.stdout)
         #expect(got == expected, "\(got)")
+    }
+
+    @Test("statement balances become balance assertions that bean-check and ledger-cli accept, with the alerts beside them")
+    func exportsAssertStatementBalances() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("spendlex-import-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let ledger = folder.appendingPathComponent("ledger.sqlite").path
+        let alerts = folder.appendingPathComponent("alerts.jsonl")
+        try Data("""
+            {"id": "sms-swiggy", "sender": "VM-HDFCBK", "received_at": "2026-11-01T13:05:00Z", "text": "Money Sent! Rs.450.00 from HDFC Bank A/c **5521 to SWIGGY on 01/11/26. Ref 631845220913. Not You? Call 18002586161"}
+
+            """.utf8).write(to: alerts)
+        #expect(try spendlex(["parse", alerts.path, "--store", ledger]).status == 0)
+        // A running balance (HDFC's CSV), opening and closing balances (MT940, CAMT.053), a closing
+        // balance only (OFX, a card's too).
+        for file in ["hdfc-savings.csv", "statement.mt940", "statement.camt053.xml", "checking.ofx", "card.qfx"] {
+            let result = try spendlex(["import", Self.folder + file, "--store", ledger])
+            #expect(result.status == 0, "\(file): \(result.stderr)")
+        }
+        let beancount = folder.appendingPathComponent("ledger.beancount").path
+        #expect(try spendlex(["export", "--store", ledger, "--format", "beancount", "--output", beancount]).status == 0)
+        let journal = try String(contentsOfFile: beancount, encoding: .utf8)
+        for line in [
+            "2026-10-31 pad Assets:Bank:Hdfc:5521 Equity:Opening-Balances", "2026-11-01 balance Assets:Bank:Hdfc:5521  25000 INR",
+            "2026-11-16 balance Assets:Bank:Hdfc:5521  99550 INR", "2026-12-01 balance Assets:Bank:Abnanl2a:4300  2226.55 EUR",
+            "2026-12-01 balance Assets:Bank:Cobadeff:3000  1638.01 EUR", "2026-12-01 balance Assets:Bank:Chase:6789  3332.83 USD",
+            "2026-12-01 balance Liabilities:CreditCard:Amex:1005  -1203.55 USD",
+        ] {
+            #expect(journal.contains(line), "\(line) missing from\n\(journal)")
+        }
+        let beanCheck = try #require(executableOnPath("bean-check"), "bean-check is not on PATH (pip install beancount; .ci/run does this)")
+        let checked = try runTool(beanCheck, [beancount])
+        #expect(checked.status == 0, "\(checked.output)")
+        let ledgerText = folder.appendingPathComponent("ledger.ledger").path
+        #expect(try spendlex(["export", "--store", ledger, "--format", "ledger", "--output", ledgerText]).status == 0)
+        let ledgerCLI = try #require(executableOnPath("ledger"), "ledger is not on PATH (apt-get install ledger; .ci/run does this)")
+        let balance = try runTool(ledgerCLI, ["-f", ledgerText, "balance"])
+        #expect(balance.status == 0 && !balance.output.contains("Error"), "\(balance.output)")
+    }
+
+    @Test("--profile names a profile; an unknown one, or one whose header the file lacks, is an error")
+    func profileByName() throws {
+        let named = try spendlex(["import", Self.folder + "hdfc-savings.csv", "--profile", "hdfc.savings"])
+        #expect(named.status == 0, "\(named.stderr)")
+        let unknown = try spendlex(["import", Self.folder + "hdfc-savings.csv", "--profile", "nosuch.bank"])
+        #expect(unknown.status == 65)
+        #expect(unknown.stderr.contains("no statement profile 'nosuch.bank' (profiles: amex.card, hdfc.savings"), "\(unknown.stderr)")
+        let wrong = try spendlex(["import", Self.folder + "plain.csv", "--profile", "amex.card"])
+        #expect(wrong.status == 65)
+        #expect(wrong.stderr.contains("the header of statement profile 'amex.card' is not in the file's first lines"), "\(wrong.stderr)")
+    }
+
+    @Test("a profile's example rows run under spendlex test; a wrong expectation fails at its place")
+    func profileExamplesAreTests() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("spendlex-profile-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let file = folder.appendingPathComponent("acme.yaml")
+        try Data("""
+            statement: acme.checking
+            header: [Booked, What, Out, In]
+            columns: {date: Booked, description: What, debit: Out, credit: In}
+            date_format: yyyy-MM-dd
+            examples:
+              - row: '2026-11-02,Coffee,3.50,'
+                expect: {direction: debit, amount: '3.50'}
+              - row: '2026-11-03,Refund,,9.99'
+                expect: {direction: debit}
+
+            """.utf8).write(to: file)
+        let result = try spendlex(["test", file.path, "grammars"])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("1 passed, 1 failed") || result.stderr.contains("1 passed, 1 failed"),
+                "\(result.stdout)\(result.stderr)")
+        #expect((result.stdout + result.stderr).contains(
+            "acme.yaml:9:25: error: example of 'acme.checking' failed: direction: expected \"debit\", got \"credit\" [test.failed]"),
+                "\(result.stdout)\(result.stderr)")
     }
 
     @Test("rows that are no transaction are skipped and said; the rest are read")

@@ -34,6 +34,11 @@ struct SchemaTests {
         #expect(properties(of: "program") == CardFileReader.programKeys.sorted())
         #expect(properties(of: "countryProfile") == CountryFileReader.keys.sorted())
         #expect(properties(of: "fieldLayer") == FieldLayerFileReader.keys.sorted())
+        #expect(properties(of: "statementProfile") == StatementProfileFileReader.keys.sorted())
+        let columns = ((schema["definitions"] as? [String: Any])?["statementProfile"] as? [String: Any])
+            .flatMap { $0["properties"] as? [String: Any] }.flatMap { $0["columns"] as? [String: Any] }?["properties"]
+            as? [String: Any]
+        #expect(columns.map { Array($0.keys).sorted() } == StatementProfile.Column.allCases.map(\.rawValue).sorted())
     }
 
     @Test func categoriesFileKeysMatch() {

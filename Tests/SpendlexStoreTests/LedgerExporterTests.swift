@@ -128,3 +128,20 @@ struct LedgerExporterTests {
         #expect(!export.text.contains("SAMPLE STORE\"\n"))
     }
 }
+
+@Suite("Journal balance assertions")
+struct JournalAssertionTests {
+    @Test("beancount pads an opening balance only where the postings before it fall short (an unused pad is an error)")
+    func padOnlyWhenNeeded() {
+        let writer = JournalWriter(dialect: .beancount)
+        let day = LocalDate(year: 2026, month: 11, day: 30)!
+        let opening = JournalWriter.Assertion(account: "Assets:Bank:X:1", currency: "EUR", date: day, amount: 100, opening: true)
+        #expect(writer.assertion(opening, sum: 40) == "2026-11-30 pad Assets:Bank:X:1 Equity:Opening-Balances\n"
+                + "2026-12-01 balance Assets:Bank:X:1  100 EUR\n")
+        #expect(writer.assertion(opening, sum: 100) == "2026-12-01 balance Assets:Bank:X:1  100 EUR\n")
+        let closing = JournalWriter.Assertion(account: "Assets:Bank:X:1", currency: "EUR", date: day, amount: 7.5, opening: false)
+        #expect(writer.assertion(closing, sum: 0) == "2026-12-01 balance Assets:Bank:X:1  7.5 EUR\n")
+        #expect(JournalWriter(dialect: .ledger).assertion(closing, sum: 0)
+                == "2026-11-30 * Closing balance (statement)\n    Assets:Bank:X:1  0 EUR = 7.5 EUR\n")
+    }
+}

@@ -48,6 +48,13 @@ public enum RuleCompiler {
             categorizer = compiled
         }
         diagnostics += CardRuleChecker.check(ruleSet, categories: .of(ruleSet))
+        // A statement profile's date layout must be one the date normalizer reads.
+        for profile in ruleSet.statementProfiles {
+            guard let format = profile.dateFormat else { continue }
+            do { _ = try DateNormalizer(format: format.value) } catch {
+                diagnostics.append(Diagnostic(.ruleInvalidValue, .error, at: format.location, "invalid date format: \(error.message)"))
+            }
+        }
         let router = SenderRouter(banks: ruleSet.banks)
         return (CompiledRuleSet(banks: banks, router: router, rules: ruleSet, categorizer: categorizer, countries: countries,
                                 countryCues: cues, fieldLayer: fieldLayer, literals: expander.literals),

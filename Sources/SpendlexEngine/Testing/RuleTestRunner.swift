@@ -40,6 +40,8 @@ public struct RuleTestReport: Sendable {
     public var categoryExamples = 0
     /// Decision tables with at least one example run.
     public var tables = 0
+    /// Statement profiles with example rows run.
+    public var statementProfiles = 0
     /// Every example and counter-example, in the order run (files in load order, then the
     /// country profiles, then the decision tables).
     public var cases: [RuleTestCase] = []
@@ -62,6 +64,7 @@ public struct RuleTestReport: Sendable {
             + " in \(count(countries, "country", "countries"))"
             + (tables == 0 ? "" : "; \(count(categoryExamples, "category example", "category examples"))"
                 + " from \(count(tables, "decision table", "decision tables"))")
+            + (statementProfiles == 0 ? "" : "; example rows of \(count(statementProfiles, "statement profile", "statement profiles"))")
     }
 
     /// `N passed, N failed`, the closing line CI tools read.
@@ -122,6 +125,9 @@ public enum RuleTestRunner {
         report.countries = countries.count
         if only == nil, let categorizer = engine.rules.categorizer {
             CategoryExampleRunner.run(categorizer, into: &report)
+        }
+        if only == nil {
+            StatementExampleRunner.run(engine.rules.rules.statementProfiles, worker: worker, into: &report)
         }
         return report
     }
@@ -222,7 +228,7 @@ public enum RuleTestRunner {
         return expected == actual
     }
 
-    private static func quoted(_ text: String?) -> String {
+    static func quoted(_ text: String?) -> String {
         text.map { "\"\($0)\"" } ?? "nothing"
     }
 }

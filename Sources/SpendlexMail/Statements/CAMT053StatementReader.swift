@@ -113,7 +113,8 @@ private final class CAMT053Parser: NSObject, XMLParserDelegate {
             case "Cd" where stack.contains("Tp"): fields["Tp"] = value
             case "Amt": fields["Amt"] = value
             case "CdtDbtInd": fields["CdtDbtInd"] = value
-            case "Dt", "DtTm": fields["Dt"] = String(value.prefix(10))
+            // `<Dt><Dt>2026-10-31</Dt></Dt>`: the inner element has the date, the outer nothing.
+            case "Dt" where !value.isEmpty, "DtTm" where !value.isEmpty: fields["Dt"] = String(value.prefix(10))
             default: break
             }
             balance = fields
@@ -154,9 +155,14 @@ private final class CAMT053Parser: NSObject, XMLParserDelegate {
         let signed = (fields["CdtDbtInd"] == "DBIT" ? "-" : "") + amount
         switch type {
         case "OPBD", "PRCD":
-            if statement.opening == nil { statement.opening = StatementBalance(amount: signed, date: fields["Dt"]) }
+            // The opening booked balance holds at the start of its day; the previous closing at
+            // the end of its own.
+            if statement.opening == nil {
+                statement.opening = StatementBalance(amount: signed, date: fields["Dt"], dateFormat: "yyyy-MM-dd",
+                                                     atStartOfDay: type == "OPBD")
+            }
         case "CLBD":
-            statement.closing = StatementBalance(amount: signed, date: fields["Dt"])
+            statement.closing = StatementBalance(amount: signed, date: fields["Dt"], dateFormat: "yyyy-MM-dd")
         default:
             break
         }

@@ -18,6 +18,21 @@ enum CSVStatementReader {
     /// What a column holds.
     enum Role: Hashable {
         case date, description, payee, amount, debit, credit, balance, reference, currency
+
+        /// The profile's name for the same column.
+        var column: StatementProfile.Column {
+            switch self {
+            case .date: .date
+            case .description: .description
+            case .payee: .payee
+            case .amount: .amount
+            case .debit: .debit
+            case .credit: .credit
+            case .balance: .balance
+            case .reference: .reference
+            case .currency: .currency
+            }
+        }
     }
 
     /// Header words, folded (lower case, accents dropped, punctuation as spaces), by role; a
@@ -58,15 +73,28 @@ enum CSVStatementReader {
         let lines = StatementReader.lines(head).prefix(30).map(String.init)
         guard let delimiter = delimiter(of: lines) else { return false }
         return lines.contains { line in
-            let cells = split(line, delimiter)
+            let cells = StatementColumns.split(line, Character(delimiter))
             return headerRoles(cells) != nil
         }
     }
 
     static func read(_ text: String, path: String, options: StatementOptions) throws(StatementError) -> Statement {
-        var statement = Statement(format: .csv)
         let lines = StatementReader.lines(text).prefix(30).map(String.init)
-        guard let delimiter = delimiter(of: lines) else {
+        // A profile names the file by its header row: the one given, else the first whose header
+        // is one of the first lines.
+        var profile: StatementProfile?
+        if let id = options.profile {
+            guard let named = options.profiles.first(where: { $0.id.value == id }) else {
+                throw StatementError(path: path, reason: "no statement profile '\(id)' (profiles: \(options.profiles.map(\.id.value).sorted().joined(separator: ", ")))")
+            }
+            guard lines.contains(where: { matches(named, $0) }) else {
+                throw StatementError(path: path, reason: "the header of statement profile '\(id)' is not in the file's first lines")
+            }
+            profile = named
+        } else {
+            profile = options.profiles.first { candidate in lines.contains { matches(candidate, $0) } }
+        }
+        guard let delimiter = profile.map({ $0.delimiter.unicodeScalars.first! }) ?? delimiter(of: lines) else {
             throw StatementError(path: path, reason: "no delimiter (`,` `;` tab `|`) the first lines agree on")
         }
         let rows: [[String]]
@@ -79,80 +107,112 @@ enum CSVStatementReader {
         } catch {
             throw StatementError(path: path, reason: "CSV that cannot be read: \(error)")
         }
-        guard let headerIndex = rows.prefix(30).firstIndex(where: { headerRoles($0) != nil }),
-              let roles = headerRoles(rows[headerIndex]) else {
-            throw StatementError(path: path, reason: "no header row naming a date column and an amount (or debit and credit) column")
+        return try read(rows: rows, format: .csv, profile: profile, path: path, options: options)
+    }
+
+    /// The profile a table's first rows have the header of: the one `options` names (an error
+    /// when it is unknown or its header is not there), else any, else nil.
+    static func profile(of rows: [[String]], path: String, options: StatementOptions) throws(StatementError) -> StatementProfile? {
+        func has(_ profile: StatementProfile) -> Bool {
+            rows.prefix(30).contains { $0.map { $0.trimmingCharacters(in: .whitespaces) } == profile.header.map(\.value) }
+        }
+        if let id = options.profile {
+            guard let named = options.profiles.first(where: { $0.id.value == id }) else {
+                throw StatementError(path: path, reason: "no statement profile '\(id)' (profiles: \(options.profiles.map(\.id.value).sorted().joined(separator: ", ")))")
+            }
+            guard has(named) else {
+                throw StatementError(path: path, reason: "the header of statement profile '\(id)' is not in the file's first lines")
+            }
+            return named
+        }
+        return options.profiles.first(where: has)
+    }
+
+    /// A statement from a table's rows (a CSV's, a spreadsheet's): the header found by `profile`
+    /// or by its names, the rows after it read by `StatementColumns`. Rows are numbered from 1.
+    static func read(rows: [[String]], format: StatementFormat, profile: StatementProfile?, path: String,
+                     options: StatementOptions) throws(StatementError) -> Statement {
+        var statement = Statement(format: format)
+        var columns: StatementColumns
+        let headerIndex: Int
+        if let profile {
+            guard let index = rows.prefix(30).firstIndex(where: { row in
+                row.map { $0.trimmingCharacters(in: .whitespaces) } == profile.header.map(\.value)
+            }), let found = StatementColumns(profile: profile, header: rows[index]) else {
+                throw StatementError(path: path, reason: "the header of statement profile '\(profile.id.value)' is not in the file")
+            }
+            (headerIndex, columns) = (index, found)
+        } else {
+            guard let index = rows.prefix(30).firstIndex(where: { headerRoles($0) != nil }),
+                  let roles = headerRoles(rows[index]) else {
+                throw StatementError(path: path, reason: "no header row naming a date column and an amount (or debit and credit) column")
+            }
+            var indices: [StatementProfile.Column: Int] = [:]
+            for (role, column) in roles { indices[role.column] = column }
+            (headerIndex, columns) = (index, StatementColumns(indices: indices, width: rows[index].count))
+        }
+        let body = Array(rows[(headerIndex + 1)...])
+        // What the file leaves open, read from its own values.
+        if columns.dateFormat == nil, let dateColumn = columns.indices[.date] {
+            columns.dateOrder = QIFStatementReader.dateOrder(
+                body.compactMap { $0.indices.contains(dateColumn) ? $0[dateColumn] : nil },
+                country: options.country ?? profile?.country ?? "XX")
+        }
+        if columns.decimalMark == .auto {
+            let amountColumns = [columns.indices[.amount], columns.indices[.debit], columns.indices[.credit], columns.indices[.balance]]
+                .compactMap { $0 }
+            columns.decimalMark = decimalMark(body.flatMap { row in amountColumns.compactMap { row.indices.contains($0) ? row[$0] : nil } })
+        }
+        statement.decimalMark = columns.decimalMark
+        let account = account(in: Array(rows[..<headerIndex]), label: profile?.accountLabel)
+        let bank = options.bank ?? profile?.bank ?? "statement"
+        let currency = options.localCurrency ?? profile?.country.flatMap(CurrencyNormalizer.defaultCode(forCountry:))
+        let accountType = profile?.accountType == "card" ? "card" : options.accountType
+        for (offset, cells) in body.enumerated() {
+            let number = headerIndex + offset + 2
+            let id = StatementReader.entryID(format: format, account: account, ownID: nil, path: path, line: number)
+            switch columns.row(cells, format: format.rawValue, id: id, file: path, line: number, bank: bank, account: account, accountType: accountType,
+                               currency: currency) {
+            case .entry(let entry): statement.entries.append(entry)
+            case .skipped(let why): statement.skipped.append("\(path):\(number): skipped: \(why)")
+            case .blank: continue
+            }
+        }
+        return statement
+    }
+
+    /// Whether a line is a profile's header row.
+    static func matches(_ profile: StatementProfile, _ line: String) -> Bool {
+        StatementColumns.split(line, profile.delimiter) == profile.header.map(\.value)
+    }
+
+    /// The account number in the lines above the header: the cell after `label` (or after a
+    /// colon in the same cell), else the last cell with digits on a line naming an account.
+    static func account(in preamble: [[String]], label: String?) -> String? {
+        if let label {
+            let wanted = fold(label)
+            for row in preamble {
+                for (index, cell) in row.enumerated() where fold(cell).hasPrefix(wanted) {
+                    if let colon = cell.firstIndex(of: ":"), cell[cell.index(after: colon)...].contains(where: \.isNumber) {
+                        return cell[cell.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                    }
+                    if let next = row[(index + 1)...].first(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) {
+                        return next.trimmingCharacters(in: .whitespaces)
+                    }
+                }
+            }
+            return nil
         }
         var account: String?
-        for row in rows[..<headerIndex] {
-            // A preamble line naming the account: "Account Number,XXXX1234" or "Account: 12345678".
+        for row in preamble {
             let joined = row.joined(separator: " ")
-            if fold(joined).contains("account") || fold(joined).contains("konto") || fold(joined).contains("cuenta"),
+            let folded = fold(joined)
+            if folded.contains("account") || folded.contains("konto") || folded.contains("cuenta") || folded.contains("compte"),
                let number = joined.split(whereSeparator: { $0 == " " || $0 == ":" }).last(where: { $0.contains(where: \.isNumber) }) {
                 account = String(number)
             }
         }
-        func column(_ role: Role) -> Int? { roles[role] }
-        let body = Array(rows[(headerIndex + 1)...])
-        let dateColumn = column(.date)!
-        let order = QIFStatementReader.dateOrder(body.compactMap { $0.indices.contains(dateColumn) ? $0[dateColumn] : nil },
-                                                 country: options.country ?? "XX")
-        let amountColumns = [column(.amount), column(.debit), column(.credit), column(.balance)].compactMap { $0 }
-        let mark = decimalMark(body.flatMap { row in amountColumns.compactMap { row.indices.contains($0) ? row[$0] : nil } },
-                               delimiter: delimiter)
-        statement.decimalMark = mark
-        let localCurrency = options.localCurrency
-        let width = rows[headerIndex].count
-        for (offset, row) in body.enumerated() {
-            let number = headerIndex + offset + 2
-            func cell(_ role: Role) -> String? {
-                guard let index = column(role), row.indices.contains(index) else { return nil }
-                let value = row[index].trimmingCharacters(in: .whitespaces)
-                return value.isEmpty ? nil : value
-            }
-            if row.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) { continue }
-            let where_ = "\(path):\(number)"
-            if let error = row.first(where: { $0.hasPrefix("#") && ["#VALUE!", "#REF!", "#N/A", "#DIV/0!", "#NAME?", "#NUM!", "#NULL!"].contains($0) }) {
-                statement.skipped.append("\(where_): skipped: a spreadsheet error cell \(error)")
-                continue
-            }
-            guard let date = cell(.date), date.contains(where: \.isNumber) || date.count > 3 else {
-                let what = row.first { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? ""
-                statement.skipped.append("\(where_): skipped: no date (\(what.prefix(40)))")
-                continue
-            }
-            if row.count < width, column(.amount).map({ $0 >= row.count }) ?? false {
-                statement.skipped.append("\(where_): skipped: \(row.count) fields where the header has \(width)")
-                continue
-            }
-            let amount: String
-            var direction: Direction?
-            if let value = cell(.amount) {
-                amount = value
-            } else if let debit = cell(.debit), !isZero(debit) {
-                amount = debit
-                direction = .debit
-            } else if let credit = cell(.credit), !isZero(credit) {
-                amount = credit
-                direction = .credit
-            } else {
-                statement.skipped.append("\(where_): skipped: no amount")
-                continue
-            }
-            // "Total", "Closing balance": a summary row with a date-like cell is no transaction.
-            let description = cell(.description)
-            if let description, isSummary(description), cell(.reference) == nil {
-                statement.skipped.append("\(where_): skipped: a summary row (\(description.prefix(40)))")
-                continue
-            }
-            statement.entries.append(StatementEntry(
-                id: StatementReader.entryID(format: .csv, account: account, ownID: nil, path: path, line: number),
-                format: StatementFormat.csv.rawValue, file: path, line: number, bank: options.bank ?? "statement",
-                account: account, accountType: options.accountType, date: date, dateOrder: order, amount: amount,
-                decimalMark: mark, direction: direction, currency: cell(.currency) ?? localCurrency, payee: cell(.payee),
-                description: description, reference: cell(.reference), balance: cell(.balance)))
-        }
-        return statement
+        return account
     }
 
     /// The roles of a header row's cells; nil when it names no date, or neither an amount nor a
@@ -190,7 +250,7 @@ enum CSVStatementReader {
         for candidate in [",", ";", "\t", "|"] as [UnicodeScalar] {
             var counts: [Int: Int] = [:]
             for line in lines where !line.trimmingCharacters(in: .whitespaces).isEmpty {
-                let count = split(line, candidate).count - 1
+                let count = StatementColumns.split(line, Character(candidate)).count - 1
                 if count > 0 { counts[count, default: 0] += 1 }
             }
             guard let (_, lines) = counts.max(by: { $0.value < $1.value || ($0.value == $1.value && $0.key < $1.key) }) else { continue }
@@ -199,28 +259,9 @@ enum CSVStatementReader {
         return best?.0
     }
 
-    /// A line's fields at `delimiter`, quotes respected (for sniffing the first lines only).
-    static func split(_ line: String, _ delimiter: UnicodeScalar) -> [String] {
-        var fields: [String] = []
-        var field = ""
-        var quoted = false
-        for scalar in line.unicodeScalars {
-            if scalar == "\"" {
-                quoted.toggle()
-            } else if scalar == delimiter && !quoted {
-                fields.append(field)
-                field = ""
-            } else {
-                field.unicodeScalars.append(scalar)
-            }
-        }
-        fields.append(field)
-        return fields.map { $0.trimmingCharacters(in: .whitespaces) }
-    }
-
     /// The decimal mark the amounts use: a comma when one is followed by exactly two digits at
     /// the end of a value ("1.234,56", "-12,50") and no value ends with a point and two digits.
-    static func decimalMark(_ values: [String], delimiter: UnicodeScalar) -> AmountNormalizer.DecimalMark {
+    static func decimalMark(_ values: [String]) -> AmountNormalizer.DecimalMark {
         var comma = false, point = false
         for value in values {
             let digits = value.trimmingCharacters(in: CharacterSet(charactersIn: " -+()€$£¥₹CRDcrd"))
@@ -233,18 +274,5 @@ enum CSVStatementReader {
         if comma && !point { return .comma }
         if point && !comma { return .point }
         return .auto
-    }
-
-    /// "0", "0.00", "-", "" : no money in a debit or credit column.
-    static func isZero(_ value: String) -> Bool {
-        !value.contains { $0.isNumber && $0 != "0" }
-    }
-
-    /// Words of a row that sums up rather than records: totals and balances carried.
-    static func isSummary(_ description: String) -> Bool {
-        let folded = fold(description)
-        return ["total", "totals", "grand total", "closing balance", "opening balance", "balance brought forward",
-                "balance carried forward", "saldo inicial", "saldo final", "solde initial", "solde final", "anfangssaldo",
-                "endsaldo", "summe"].contains { folded == $0 || folded.hasPrefix($0 + " ") }
     }
 }

@@ -81,7 +81,7 @@ enum MT940StatementReader {
         let date = String(characters[1..<7])
         let currency = String(characters[7..<10])
         let amount = String(characters[10...])
-        return (StatementBalance(amount: (characters[0] == "D" ? "-" : "") + amount, date: date), currency)
+        return (StatementBalance(amount: (characters[0] == "D" ? "-" : "") + amount, date: date, dateFormat: "yyMMdd"), currency)
     }
 
     /// One `:61:` statement line as an entry, with its `:86:` information.

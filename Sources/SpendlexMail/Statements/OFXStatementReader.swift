@@ -77,7 +77,8 @@ enum OFXStatementReader {
                     inLedgerBalance = false
                     if let fields = balance, let amount = fields["BALAMT"] {
                         statement.closing = StatementBalance(amount: amount.replacingOccurrences(of: ",", with: "."),
-                                                             date: fields["DTASOF"].map { String($0.prefix(8)) })
+                                                             date: fields["DTASOF"].map { String($0.prefix(8)) },
+                                                             dateFormat: "yyyyMMdd")
                     }
                     balance = nil
                 default: break

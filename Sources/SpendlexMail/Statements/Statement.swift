@@ -1,5 +1,6 @@
 import Foundation
 import SpendlexEngine
+import SpendlexRules
 
 /// The statement formats `spendlex import` reads, told apart by their content.
 public enum StatementFormat: String, Sendable, CaseIterable {
@@ -13,6 +14,8 @@ public enum StatementFormat: String, Sendable, CaseIterable {
     case camt053 = "camt.053"
     /// Comma-, semicolon- or tab-separated values with a header row.
     case csv
+    /// A spreadsheet (Office Open XML) whose first sheet is a table with a header row.
+    case xlsx
 
     /// The format of a statement's text, from its content; nil when it is none of them.
     public static func detect(_ text: String) -> StatementFormat? {
@@ -42,15 +45,22 @@ public struct StatementOptions: Sendable {
     public var country: String?
     /// Whether the account is a card (`card`) or a bank account (`account`).
     public var accountType: String
+    /// The statement profiles a CSV may be laid out by (the rule files').
+    public var profiles: [StatementProfile]
+    /// The profile to read CSVs by, nil to find one by its header or read the header's names.
+    public var profile: String?
 
     /// The currency of `country`, for statements that name none (CSV, QIF).
     var localCurrency: String? { country.flatMap(CurrencyNormalizer.defaultCode(forCountry:)) }
 
     /// Creates options.
-    public init(bank: String? = nil, country: String? = nil, accountType: String = "account") {
+    public init(bank: String? = nil, country: String? = nil, accountType: String = "account",
+                profiles: [StatementProfile] = [], profile: String? = nil) {
         self.bank = bank
         self.country = country
         self.accountType = accountType
+        self.profiles = profiles
+        self.profile = profile
     }
 }
 
@@ -60,11 +70,17 @@ public struct StatementBalance: Sendable, Equatable {
     public var amount: String
     /// The date as written, if any.
     public var date: String?
+    /// The date's layout (`yyMMdd` for MT940).
+    public var dateFormat: String?
+    /// Whether the balance holds at the start of `date` (CAMT's `OPBD`) rather than at its end.
+    public var atStartOfDay: Bool
 
     /// Creates a balance.
-    public init(amount: String, date: String?) {
+    public init(amount: String, date: String?, dateFormat: String? = nil, atStartOfDay: Bool = false) {
         self.amount = amount
         self.date = date
+        self.dateFormat = dateFormat
+        self.atStartOfDay = atStartOfDay
     }
 }
 

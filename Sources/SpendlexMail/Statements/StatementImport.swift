@@ -16,9 +16,30 @@ public struct StatementImportResult: Sendable {
     public var unbalanced: [String] = []
     /// Entries read, by format.
     public var entriesByFormat: [String: Int] = [:]
+    /// The balances the statements state, or that their running balances give: the exports'
+    /// balance assertions.
+    public var balances: [StatedBalance] = []
 
     /// The transactions among the records.
     public var transactions: [Transaction] { records.compactMap(\.transaction) }
+}
+
+/// A balance of an account at the end of a day, as a statement states it.
+public struct StatedBalance: Sendable, Equatable {
+    /// The bank, as transactions name it.
+    public var bank: String
+    /// `account` or `card`, and the last digits, when the statement names the account.
+    public var account: Transaction.AccountReference?
+    /// ISO 4217 code.
+    public var currency: String
+    /// The day at whose end it holds.
+    public var date: LocalDate
+    /// Signed: negative when overdrawn or owed.
+    public var amount: Decimal
+    /// Whether it opens the statement (else it closes it).
+    public var opening: Bool
+    /// The statement file.
+    public var file: String
 }
 
 /// Reads statement files into records through an engine worker, and checks their balances.
@@ -53,12 +74,68 @@ public enum StatementImport {
                 }
                 result.records.append(record)
             }
+            // Banks export newest first as often as oldest first: balances run in date order.
+            if let first = transactions.first?.transaction.date, let last = transactions.last?.transaction.date, first > last {
+                transactions.reverse()
+            }
             if let why = balanceProblem(statement, transactions, path: path) {
                 result.unbalanced.append(path)
                 result.problems.append(why)
+            } else {
+                result.balances += statedBalances(statement, transactions, path: path)
             }
         }
         return result
+    }
+
+    /// The opening and closing balances of a statement whose balances add up: the ones it
+    /// states, else the ones its rows' running balances give (before the first row, after the
+    /// last). None without a currency or a date.
+    static func statedBalances(_ statement: Statement, _ rows: [(entry: StatementEntry, transaction: Transaction)],
+                               path: String) -> [StatedBalance] {
+        guard let first = rows.first?.transaction, let last = rows.last?.transaction, let currency = first.currency,
+              let firstDate = first.date, let lastDate = last.date else { return [] }
+        func stated(_ balance: StatementBalance?) -> (amount: Decimal, date: LocalDate)? {
+            guard let balance, let text = balance.date, let amount = value(balance.amount, statement.decimalMark),
+                  let date = try? DateNormalizer(format: balance.dateFormat).normalize(text, reference: nil) else { return nil }
+            guard balance.atStartOfDay else { return (amount, date) }
+            guard let before = LocalDate(daysSinceEpoch: date.daysSinceEpoch - 1) else { return nil }
+            return (amount, before)
+        }
+        func balance(_ amount: Decimal, _ date: LocalDate, opening: Bool) -> StatedBalance {
+            StatedBalance(bank: first.bank, account: first.account, currency: currency, date: date, amount: amount,
+                          opening: opening, file: path)
+        }
+        var result: [StatedBalance] = []
+        let before = LocalDate(daysSinceEpoch: firstDate.daysSinceEpoch - 1)
+        if let (amount, date) = stated(statement.opening) {
+            result.append(balance(amount, date, opening: true))
+        } else if let running = value(first.balance, .point), let amount = first.amount, let before {
+            result.append(balance(running - (first.direction == .debit ? -amount : amount), before, opening: true))
+        } else if let (closing, _) = stated(statement.closing), let before {
+            // Only a closing balance (OFX's LEDGERBAL): the statement's entries are the whole
+            // period, so it opened at the closing balance less them.
+            let total = rows.reduce(Decimal(0)) { sum, row in
+                sum + (row.transaction.amount.map { row.transaction.direction == .debit ? -$0 : $0 } ?? 0)
+            }
+            result.append(balance(closing - total, before, opening: true))
+        }
+        if let (amount, date) = stated(statement.closing) {
+            result.append(balance(amount, date, opening: false))
+        } else if let running = value(last.balance, .point) {
+            result.append(balance(running, lastDate, opening: false))
+        }
+        return result
+    }
+
+    /// A signed amount as written with `mark`: "-1.234,56", "1234.56".
+    static func value(_ text: String?, _ mark: AmountNormalizer.DecimalMark) -> Decimal? {
+        guard let text else { return nil }
+        let negative = text.hasPrefix("-")
+        guard let parsed = try? AmountNormalizer(decimalMark: mark).normalize(negative ? String(text.dropFirst()) : text)
+        else { return nil }
+        let magnitude = abs(parsed.value)
+        return negative || parsed.sign == .negative || parsed.sign == .debit ? -magnitude : magnitude
     }
 
     /// Where a statement's balances stop adding up: the first row whose stated balance is not
@@ -72,12 +149,7 @@ public enum StatementImport {
         }
         // `asWritten`: a balance as the statement writes it; else the plain form of a transaction's.
         func value(_ text: String?, asWritten: Bool = true) -> Decimal? {
-            guard let text else { return nil }
-            let negative = text.hasPrefix("-")
-            guard let parsed = try? AmountNormalizer(decimalMark: asWritten ? statement.decimalMark : .point)
-                .normalize(negative ? String(text.dropFirst()) : text) else { return nil }
-            let magnitude = abs(parsed.value)
-            return negative || parsed.sign == .negative || parsed.sign == .debit ? -magnitude : magnitude
+            Self.value(text, asWritten ? statement.decimalMark : .point)
         }
         // Row by row, where rows state their balance.
         var previous: Decimal? = value(statement.opening?.amount)

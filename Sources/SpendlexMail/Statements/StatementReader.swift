@@ -24,7 +24,10 @@ public enum StatementReader {
             throw StatementError(path: path, reason: "a PDF statement: PDF is not read yet; export the statement from the bank as CSV, OFX, QIF, MT940 or CAMT.053")
         }
         if bytes.starts(with: [0x50, 0x4B, 0x03, 0x04]) {
-            throw StatementError(path: path, reason: "a ZIP file (an XLSX workbook?): spreadsheets are not read yet; export CSV from it")
+            return try XLSXStatementReader.read(bytes: bytes, path: path, options: options)
+        }
+        if bytes.starts(with: [0xD0, 0xCF, 0x11, 0xE0]) {
+            throw StatementError(path: path, reason: "an old Excel workbook (.xls) or an encrypted one: save it as .xlsx or CSV")
         }
         guard let text = decode(bytes) else {
             throw StatementError(path: path, reason: "not text: neither UTF-8, UTF-16 nor Windows-1252")
@@ -39,6 +42,7 @@ public enum StatementReader {
         case .mt940: return try MT940StatementReader.read(text, path: path, options: options)
         case .camt053: return try CAMT053StatementReader.read(text, path: path, options: options)
         case .csv: return try CSVStatementReader.read(text, path: path, options: options)
+        case .xlsx: throw StatementError(path: path, reason: "a spreadsheet's text: not a statement format Spendlex reads")
         }
     }
 

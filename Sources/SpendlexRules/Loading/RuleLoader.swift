@@ -101,6 +101,8 @@ public enum RuleLoader {
                     ruleSet.fieldLayer = layer
                 }
             }
+        } else if keys.contains("statement") {
+            if let profile = StatementProfileFileReader.read(root, with: &reader) { ruleSet.statementProfiles.append(profile) }
         } else if CountryFileReader.isProfile(keys) {
             if let profile = CountryFileReader.read(root, with: &reader) { ruleSet.countries.append(profile) }
         } else if keys.contains("fragments") {
@@ -147,6 +149,8 @@ public enum RuleLoader {
             unique(profile.country, in: &profiles)
             for rule in profile.nonTransactions { unique(Located(rule.id, at: rule.pattern.location), in: &rules) }
         }
+        var statements: [String: SourceLocation] = [:]
+        for profile in ruleSet.statementProfiles { unique(profile.id, in: &statements) }
         var fragments: [String: SourceLocation] = [:]
         for fragment in ruleSet.fragments { unique(fragment.name, in: &fragments, else: Diagnostic.duplicateGrammar) }
         var categories: [String: SourceLocation] = [:]

@@ -20,6 +20,8 @@ public struct RuleSet: Sendable {
     public var countries: [CountryProfile] = []
     /// The generic field layer; the first file's when several are loaded.
     public var fieldLayer: FieldLayer?
+    /// Statement profiles: how banks' CSV exports are laid out.
+    public var statementProfiles: [StatementProfile] = []
 
     /// The profile of a country (ISO 3166-1 alpha-2, any case).
     public func profile(of country: String?) -> CountryProfile? {
@@ -39,6 +41,7 @@ public struct RuleSet: Sendable {
         cards += other.cards
         pointPrograms += other.pointPrograms
         countries += other.countries
+        statementProfiles += other.statementProfiles
         if let layer = other.fieldLayer {
             if let first = fieldLayer {
                 diagnostics.append(.duplicateID(layer.name.value, at: layer.name.location, first: first.name.location))

@@ -12,8 +12,24 @@ struct JournalWriter: Sendable {
 
     let dialect: Dialect
 
-    /// The whole journal; `leftOut` become comments at the end.
-    func journal(_ entries: [JournalEntry], leftOut: [JournalEntry.LeftOut]) -> String {
+    /// A balance a statement states for an account at the end of a day.
+    struct Assertion: Sendable, Equatable {
+        let account: String
+        let currency: String
+        /// The day at whose end it holds.
+        let date: LocalDate
+        let amount: Decimal
+        /// An opening balance: the journal's own postings before it may not reach it (the
+        /// account's history before the ledger began), so it is padded to.
+        let opening: Bool
+    }
+
+    /// The equity account opening balances are padded from.
+    static let openingBalances = "Equity:Opening-Balances"
+
+    /// The whole journal; `leftOut` become comments at the end; `assertions` are written after
+    /// the transactions of their day.
+    func journal(_ entries: [JournalEntry], leftOut: [JournalEntry.LeftOut], assertions: [Assertion] = []) -> String {
         var out = ""
         switch dialect {
         case .beancount:
@@ -22,10 +38,27 @@ struct JournalWriter: Sendable {
         case .ledger:
             out += "; Exported by spendlex from the ledger: one transaction per primary record.\n\n"
         }
-        out += declarations(entries)
-        for entry in entries {
-            out += "\n" + transaction(entry)
+        out += declarations(entries, assertions: assertions)
+        // Assertions in day order, each after its day's transactions: ledger-cli checks them in
+        // the order it reads them. The running sums say where an opening balance needs padding.
+        var pending = assertions.sorted { ($0.date, $0.account, $0.opening ? 0 : 1) < ($1.date, $1.account, $1.opening ? 0 : 1) }[...]
+        var sums: [String: Decimal] = [:]
+        func flush(through date: LocalDate?) {
+            while let next = pending.first, date.map({ next.date < $0 }) ?? true {
+                pending.removeFirst()
+                out += "\n" + assertion(next, sum: sums["\(next.account) \(next.currency)", default: 0])
+                // After a pad or an assignment, the account holds what the statement says.
+                sums["\(next.account) \(next.currency)"] = next.amount
+            }
         }
+        for entry in entries {
+            flush(through: entry.date)
+            out += "\n" + transaction(entry)
+            if let amount = Decimal(string: entry.magnitude, locale: Locale(identifier: "en_US_POSIX")) {
+                sums["\(entry.account) \(entry.currency)", default: 0] += entry.moneyOut ? -amount : amount
+            }
+        }
+        flush(through: nil)
         if !leftOut.isEmpty {
             out += "\n; Left out: not a whole transaction.\n"
             for item in leftOut { out += "; \(JournalEntry.oneLine(item.description))\n" }
@@ -34,15 +67,20 @@ struct JournalWriter: Sendable {
     }
 
     /// `open` directives (beancount) or `account` and `commodity` declarations (ledger-cli).
-    func declarations(_ entries: [JournalEntry]) -> String {
+    func declarations(_ entries: [JournalEntry], assertions: [Assertion] = []) -> String {
         var firstUse: [String: LocalDate] = [:]
-        for entry in entries {
-            for account in [entry.account, entry.counterAccount] {
-                if let seen = firstUse[account], seen <= entry.date { continue }
-                firstUse[account] = entry.date
-            }
+        func use(_ account: String, on date: LocalDate) {
+            if let seen = firstUse[account], seen <= date { return }
+            firstUse[account] = date
         }
-        let currencies = Set(entries.map(\.currency)).sorted()
+        for entry in entries {
+            for account in [entry.account, entry.counterAccount] { use(account, on: entry.date) }
+        }
+        for assertion in assertions where assertion.opening {
+            use(assertion.account, on: assertion.date)
+            use(Self.openingBalances, on: assertion.date)
+        }
+        let currencies = Set(entries.map(\.currency) + assertions.map(\.currency)).sorted()
         var out = ""
         switch dialect {
         case .beancount:
@@ -59,6 +97,28 @@ struct JournalWriter: Sendable {
             for tag in Self.metadataKeys { out += "tag \(tag)\n" }
         }
         return out
+    }
+
+    /// An assertion of a statement balance, `sum` being what the journal's postings give the
+    /// account by then. beancount: a `pad` (only where `sum` falls short of an opening balance:
+    /// an unused pad is an error) and a `balance` the next day (it holds at the start of its day).
+    /// ledger-cli: an opening balance assigned from the equity account, a closing one asserted
+    /// on a posting of nothing.
+    func assertion(_ a: Assertion, sum: Decimal) -> String {
+        let amount = "\(a.amount) \(a.currency)"
+        switch dialect {
+        case .beancount:
+            let next = LocalDate(daysSinceEpoch: a.date.daysSinceEpoch + 1) ?? a.date
+            var text = ""
+            if a.opening, sum != a.amount { text += "\(a.date) pad \(a.account) \(Self.openingBalances)\n" }
+            text += "\(next) balance \(a.account)  \(amount)\n"
+            return text
+        case .ledger:
+            if a.opening {
+                return "\(a.date) * Opening balance (statement)\n    \(a.account)  = \(amount)\n    \(Self.openingBalances)\n"
+            }
+            return "\(a.date) * Closing balance (statement)\n    \(a.account)  0 \(a.currency) = \(amount)\n"
+        }
     }
 
     /// The metadata keys a transaction may carry.

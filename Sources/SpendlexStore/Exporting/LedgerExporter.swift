@@ -26,8 +26,11 @@ public struct LedgerExporter: Sendable {
         public var leftOut: [String]
     }
 
-    /// `transactions` (as `Ledger.transactions` returns them: ordered) in this format.
-    public func export(_ transactions: [StoredTransaction]) -> Export {
+    /// `transactions` (as `Ledger.transactions` returns them: ordered) in this format; a journal
+    /// asserts the statement `balances` of the accounts its transactions use (beancount's
+    /// `balance`, after a `pad` from `Equity:Opening-Balances` where the journal's own postings
+    /// do not reach a statement's opening balance; ledger-cli's `= AMOUNT`).
+    public func export(_ transactions: [StoredTransaction], balances: [StatementBalanceRecord] = []) -> Export {
         switch format {
         case .csv, .jsonl:
             return Export(text: header + rows(transactions), written: transactions.count, leftOut: [])
@@ -41,7 +44,14 @@ public struct LedgerExporter: Sendable {
                 }
             }
             let writer = JournalWriter(dialect: format == .beancount ? .beancount : .ledger)
-            return Export(text: writer.journal(entries, leftOut: leftOut), written: entries.count,
+            let used = Set(entries.map(\.account))
+            let assertions = balances.compactMap { balance -> JournalWriter.Assertion? in
+                let account = JournalAccountName.account(bank: balance.bank, account: balance.account)
+                guard used.contains(account), JournalEntry.isCommodity(balance.currency) else { return nil }
+                return JournalWriter.Assertion(account: account, currency: balance.currency, date: balance.date,
+                                               amount: balance.amount, opening: balance.kind == .opening)
+            }
+            return Export(text: writer.journal(entries, leftOut: leftOut, assertions: assertions), written: entries.count,
                           leftOut: leftOut.map(\.description))
         }
     }

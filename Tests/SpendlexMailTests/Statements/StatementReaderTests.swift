@@ -57,9 +57,9 @@ struct StatementReaderTests {
 
     @Test("the decimal mark of a CSV's amounts is read from them")
     func decimalMark() {
-        #expect(CSVStatementReader.decimalMark(["-89,00", "3.250,00"], delimiter: ";") == .comma)
-        #expect(CSVStatementReader.decimalMark(["-5.75", "1,500.00"], delimiter: ",") == .point)
-        #expect(CSVStatementReader.decimalMark(["12", "7"], delimiter: ",") == .auto)
+        #expect(CSVStatementReader.decimalMark(["-89,00", "3.250,00"]) == .comma)
+        #expect(CSVStatementReader.decimalMark(["-5.75", "1,500.00"]) == .point)
+        #expect(CSVStatementReader.decimalMark(["12", "7"]) == .auto)
     }
 
     @Test("MT940 :86: fields: SEPA keys, Germany's ?-numbered subfields, free text")
@@ -120,5 +120,28 @@ struct StatementReaderTests {
         #expect(statement.entries.first?.payee == "M&S")
         #expect(statement.entries.first?.amount == "-9.99", "a decimal comma read as OFX allows")
         #expect(statement.entries.first?.currency == "GBP")
+    }
+
+    @Test("Excel date serials in the 1900 system (its phantom 29 February) and the 1904 one; column references")
+    func spreadsheetDates() {
+        #expect(XLSXStatementReader.serialDate(1, date1904: false) == "1900-01-01")
+        #expect(XLSXStatementReader.serialDate(59, date1904: false) == "1900-02-28")
+        #expect(XLSXStatementReader.serialDate(61, date1904: false) == "1900-03-01")
+        #expect(XLSXStatementReader.serialDate(46329.75, date1904: false) == "2026-11-03")
+        #expect(XLSXStatementReader.serialDate(44867, date1904: true) == "2026-11-03")
+        #expect(XLSXStatementReader.serialDate(0, date1904: false) == nil)
+        #expect(XLSXStatementReader.columnIndex("A7") == 0 && XLSXStatementReader.columnIndex("AB12") == 27)
+    }
+
+    @Test("a ZIP that is no workbook, and an old or encrypted Excel file, are clear errors")
+    func notAWorkbook() {
+        #expect(throws: StatementError.self) { try read("PK\u{03}\u{04}not really a zip") }
+        do {
+            _ = try StatementReader.read(bytes: [0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1], path: "old.xls",
+                                         options: StatementOptions())
+            Issue.record("an .xls was read")
+        } catch {
+            #expect(error.reason.contains("old Excel workbook (.xls) or an encrypted one"))
+        }
     }
 }

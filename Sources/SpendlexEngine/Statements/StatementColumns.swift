@@ -1,0 +1,160 @@
+import Foundation
+import SpendlexRules
+
+/// Which column of a CSV statement holds what, and how its values read: from a statement
+/// profile and its header row, or from a header whose cells name their columns plainly. Turns
+/// each row into a `StatementEntry`, or says why the row is none.
+public struct StatementColumns: Sendable {
+    /// The 0-based index of each column there is.
+    public var indices: [StatementProfile.Column: Int]
+    /// How many cells the header has.
+    public var width: Int
+    /// The date's layout, nil to detect it.
+    public var dateFormat: String?
+    /// The order of a detected numeric date's parts.
+    public var dateOrder: DateOrder
+    /// The amounts' decimal mark.
+    public var decimalMark: AmountNormalizer.DecimalMark
+    /// Whether a positive amount in the one amount column is money out.
+    public var positiveIsDebit: Bool
+
+    /// Columns by index.
+    public init(indices: [StatementProfile.Column: Int], width: Int, dateFormat: String? = nil,
+                dateOrder: DateOrder = .dayMonthYear, decimalMark: AmountNormalizer.DecimalMark = .auto,
+                positiveIsDebit: Bool = false) {
+        self.indices = indices
+        self.width = width
+        self.dateFormat = dateFormat
+        self.dateOrder = dateOrder
+        self.decimalMark = decimalMark
+        self.positiveIsDebit = positiveIsDebit
+    }
+
+    /// A profile's columns found in `header` (cells compared trimmed); nil when a column it names
+    /// is not there.
+    public init?(profile: StatementProfile, header: [String]) {
+        let cells = header.map { $0.trimmingCharacters(in: .whitespaces) }
+        var indices: [StatementProfile.Column: Int] = [:]
+        for (column, name) in profile.columns {
+            guard let index = cells.firstIndex(of: name.value) else { return nil }
+            indices[column] = index
+        }
+        let mark: AmountNormalizer.DecimalMark = switch profile.decimal {
+        case "point": .point
+        case "comma": .comma
+        default: .auto
+        }
+        self.init(indices: indices, width: header.count, dateFormat: profile.dateFormat?.value,
+                  dateOrder: DateOrder.forCountry(profile.country), decimalMark: mark,
+                  positiveIsDebit: profile.sign == .positiveIsDebit)
+    }
+
+    /// What a row is.
+    public enum Row: Sendable, Equatable {
+        /// A transaction's entry.
+        case entry(StatementEntry)
+        /// No transaction: why (a total, no date, no amount, a short row, an error cell).
+        case skipped(String)
+        /// Nothing in it.
+        case blank
+    }
+
+    /// The row of `cells` as an entry. `id`, `file`, `line`, `bank`, `account`, `accountType`:
+    /// as the entry takes them; `currency`: the statement's when the row names none.
+    public func row(_ cells: [String], format: String = "csv", id: String, file: String?, line: Int, bank: String,
+                    account: String?, accountType: String, currency: String?) -> Row {
+        func cell(_ column: StatementProfile.Column) -> String? {
+            guard let index = indices[column], cells.indices.contains(index) else { return nil }
+            let value = cells[index].trimmingCharacters(in: .whitespaces)
+            return value.isEmpty ? nil : value
+        }
+        if cells.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) { return .blank }
+        if let error = cells.first(where: { Self.spreadsheetErrors.contains($0.trimmingCharacters(in: .whitespaces)) }) {
+            return .skipped("a spreadsheet error cell \(error)")
+        }
+        guard let date = cell(.date), date.contains(where: \.isNumber) else {
+            let what = cells.first { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? ""
+            return .skipped("no date (\(what.prefix(40)))")
+        }
+        let amountColumns = [indices[.amount], indices[.debit], indices[.credit]].compactMap { $0 }
+        if cells.count < width, let last = amountColumns.max(), last >= cells.count {
+            return .skipped("\(cells.count) fields where the header has \(width)")
+        }
+        let amount: String
+        var direction: Direction?
+        if let value = cell(.amount) {
+            amount = value
+            if positiveIsDebit {
+                // Charges positive, payments negative: the sign says the opposite of the usual.
+                let negative = value.hasPrefix("-") || value.hasSuffix("-") || value.hasPrefix("(")
+                direction = negative ? .credit : .debit
+            }
+        } else if let debit = cell(.debit), !Self.isZero(debit) {
+            amount = debit
+            direction = .debit
+        } else if let credit = cell(.credit), !Self.isZero(credit) {
+            amount = credit
+            direction = .credit
+        } else {
+            return .skipped("no amount")
+        }
+        let description = cell(.description)
+        if let description, Self.isSummary(description), cell(.reference) == nil {
+            return .skipped("a summary row (\(description.prefix(40)))")
+        }
+        return .entry(StatementEntry(
+            id: id, format: format, file: file, line: line, bank: bank, account: account, accountType: accountType,
+            date: date, dateFormat: dateFormat, dateOrder: dateOrder, amount: amount, decimalMark: decimalMark,
+            direction: direction, currency: cell(.currency) ?? currency, payee: cell(.payee), description: description,
+            reference: cell(.reference), balance: cell(.balance)))
+    }
+
+    /// A line's fields at `delimiter`, quotes respected (`"a, b"` is one field, `""` a quote):
+    /// for one-line example rows and sniffing a file's first lines.
+    public static func split(_ line: String, _ delimiter: Character) -> [String] {
+        var fields: [String] = []
+        var field = ""
+        var quoted = false
+        var justClosed = false
+        for character in line {
+            if character == "\"" {
+                if quoted {
+                    quoted = false
+                    justClosed = true
+                } else if justClosed {
+                    // `""` inside quotes: a quote.
+                    field.append("\"")
+                    quoted = true
+                    justClosed = false
+                } else {
+                    quoted = true
+                }
+                continue
+            }
+            justClosed = false
+            if character == delimiter && !quoted {
+                fields.append(field)
+                field = ""
+            } else {
+                field.append(character)
+            }
+        }
+        fields.append(field)
+        return fields.map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+
+    static let spreadsheetErrors: Set<String> = ["#VALUE!", "#REF!", "#N/A", "#DIV/0!", "#NAME?", "#NUM!", "#NULL!"]
+
+    /// "0", "0.00", "-", "": no money in a debit or credit column.
+    static func isZero(_ value: String) -> Bool {
+        !value.contains { $0.isNumber && $0 != "0" }
+    }
+
+    /// A row that sums up rather than records: totals and balances carried.
+    static func isSummary(_ description: String) -> Bool {
+        let folded = description.lowercased().split { !$0.isLetter }.joined(separator: " ")
+        return ["total", "totals", "grand total", "closing balance", "opening balance", "balance brought forward",
+                "balance carried forward", "saldo inicial", "saldo final", "solde initial", "solde final", "anfangssaldo",
+                "endsaldo", "summe"].contains { folded == $0 || folded.hasPrefix($0 + " ") }
+    }
+}
