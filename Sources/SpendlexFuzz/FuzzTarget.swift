@@ -29,6 +29,9 @@ enum FuzzTarget: String, CaseIterable, Sendable {
     case time
     /// A `POST /messages` body: JSON into `MessageInput`, then `PostedMessage.read` with the bundled rules.
     case messageBody = "message-body"
+    /// `StatementReader.read(bytes:…)` (every statement format, detected), then each entry read
+    /// as a transaction and the balances checked: every entry accounted for.
+    case statements
 
     /// The target named by `SPENDLEX_FUZZ_TARGET`; exits with usage (64) when unset or unknown.
     static let selected: FuzzTarget = {
@@ -54,6 +57,7 @@ enum FuzzTarget: String, CaseIterable, Sendable {
         case .date: Self.date(bytes)
         case .time: Self.time(bytes)
         case .messageBody: Self.messageBody(bytes)
+        case .statements: Self.statements(bytes)
         }
     }
 }

@@ -221,13 +221,16 @@ struct ImportEndToEndTests {
         let prose = folder.appendingPathComponent("letter.txt").path
         try Data().write(to: URL(fileURLWithPath: empty))
         try Data("Dear customer, your statement is attached.\n".utf8).write(to: URL(fileURLWithPath: prose))
-        let result = try spendlex(["import", Self.folder + "scanned.pdf", empty, prose, Self.folder + "plain.csv"])
+        let result = try spendlex(["import", Self.folder + "scanned.pdf", empty, prose, Self.folder + "zip-directory-past-end.xlsx",
+                                   Self.folder + "plain.csv"])
         #expect(result.status == 65)
+        // The fuzzer's finding 5: a workbook whose ZIP directory points past its end (it stopped the process).
+        #expect(result.stderr.contains("zip-directory-past-end.xlsx: error: "), "\(result.stderr)")
         #expect(result.stderr.contains("scanned.pdf: error: a PDF statement: PDF is not read yet"), "\(result.stderr)")
         #expect(result.stderr.contains("empty.csv: error: the file is empty"), "\(result.stderr)")
         #expect(result.stderr.contains("letter.txt: error: not a statement format Spendlex reads"), "\(result.stderr)")
         #expect(try Self.lines(result.stdout).count == 3)
-        #expect(result.stderr.contains("3 unreadable"), "\(result.stderr)")
+        #expect(result.stderr.contains("4 unreadable"), "\(result.stderr)")
     }
 
     @Test("a month's statement imported into a ledger holding its alerts adds what they missed and links the rest")

@@ -5,6 +5,9 @@ import SpendlexEngine
 /// the field), the lines skipped with why, the files that could not be read, and the balance
 /// checks that failed. Every entry is accounted for.
 public struct StatementImportResult: Sendable {
+    /// An empty result.
+    public init() {}
+
     /// One record per entry read, in file and entry order.
     public var records: [MessageRecord] = []
     /// Problems, one line each (`file:line: ...`): skipped lines, entries that failed, balances
@@ -57,35 +60,41 @@ public enum StatementImport {
                 result.problems.append(error.description)
                 continue
             }
-            result.problems += statement.skipped
-            result.entriesByFormat[statement.format.rawValue, default: 0] += statement.entries.count
-            var transactions: [(entry: StatementEntry, transaction: Transaction)] = []
-            for var entry in statement.entries {
-                if entry.account == nil { entry.account = account }
-                let outcome = worker.read(entry)
-                let record = MessageRecord(id: entry.id, file: path, channel: .statement, sender: entry.bank,
-                                           status: outcome.transaction == nil ? .error : .transaction, rule: "statement.\(entry.format)",
-                                           reason: outcome.transaction == nil ? "line \(entry.line): \(outcome.reason)" : nil,
-                                           transaction: outcome.transaction)
-                if let transaction = outcome.transaction {
-                    transactions.append((entry, transaction))
-                } else {
-                    result.problems.append("\(path):\(entry.line): error: \(outcome.reason)")
-                }
-                result.records.append(record)
-            }
-            // Banks export newest first as often as oldest first: balances run in date order.
-            if let first = transactions.first?.transaction.date, let last = transactions.last?.transaction.date, first > last {
-                transactions.reverse()
-            }
-            if let why = balanceProblem(statement, transactions, path: path) {
-                result.unbalanced.append(path)
-                result.problems.append(why)
-            } else {
-                result.balances += statedBalances(statement, transactions, path: path)
-            }
+            add(statement, path: path, account: account, worker: worker, to: &result)
         }
         return result
+    }
+
+    /// Reads one statement's entries into `result`, and checks its balances.
+    public static func add(_ statement: Statement, path: String, account: String?, worker: RuleEngine.Worker,
+                           to result: inout StatementImportResult) {
+        result.problems += statement.skipped
+        result.entriesByFormat[statement.format.rawValue, default: 0] += statement.entries.count
+        var transactions: [(entry: StatementEntry, transaction: Transaction)] = []
+        for var entry in statement.entries {
+            if entry.account == nil { entry.account = account }
+            let outcome = worker.read(entry)
+            let record = MessageRecord(id: entry.id, file: path, channel: .statement, sender: entry.bank,
+                                       status: outcome.transaction == nil ? .error : .transaction, rule: "statement.\(entry.format)",
+                                       reason: outcome.transaction == nil ? "line \(entry.line): \(outcome.reason)" : nil,
+                                       transaction: outcome.transaction)
+            if let transaction = outcome.transaction {
+                transactions.append((entry, transaction))
+            } else {
+                result.problems.append("\(path):\(entry.line): error: \(outcome.reason)")
+            }
+            result.records.append(record)
+        }
+        // Banks export newest first as often as oldest first: balances run in date order.
+        if let first = transactions.first?.transaction.date, let last = transactions.last?.transaction.date, first > last {
+            transactions.reverse()
+        }
+        if let why = balanceProblem(statement, transactions, path: path) {
+            result.unbalanced.append(path)
+            result.problems.append(why)
+        } else {
+            result.balances += statedBalances(statement, transactions, path: path)
+        }
     }
 
     /// The opening and closing balances of a statement whose balances add up: the ones it

@@ -15,8 +15,20 @@ enum XLSXStatementReader {
     static let maxPartBytes = 256 << 20
 
     static func read(bytes: [UInt8], path: String, options: StatementOptions) throws(StatementError) -> Statement {
+        // A ZIP without an end-of-central-directory record is no workbook: said before any reading.
+        guard hasEndOfCentralDirectory(bytes) else {
+            throw StatementError(path: path, reason: "a ZIP file that cannot be opened: it has no end of central directory (truncated?)")
+        }
+        // Read from a file, never from memory: ZIPFoundation 0.9.20's in-memory reader traps on a
+        // ZIP whose directory points past its end (found by the `statements` fuzz target); reading
+        // a file past its end is a short read, which it reports as an error.
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("spendlex-\(UUID().uuidString).xlsx")
+        defer { try? FileManager.default.removeItem(at: file) }
+        do { try Data(bytes).write(to: file) } catch {
+            throw StatementError(path: path, reason: "cannot make a temporary copy of the workbook: \(error)")
+        }
         let archive: Archive
-        do { archive = try Archive(data: Data(bytes), accessMode: .read) } catch {
+        do { archive = try Archive(url: file, accessMode: .read) } catch {
             throw StatementError(path: path, reason: "a ZIP file that cannot be opened: \(error)")
         }
         func part(_ name: String) throws(StatementError) -> Data? {
@@ -24,8 +36,17 @@ enum XLSXStatementReader {
             guard entry.uncompressedSize <= maxPartBytes else {
                 throw StatementError(path: path, reason: "\(name) is \(entry.uncompressedSize) bytes uncompressed, more than a statement holds")
             }
+            // The size a ZIP's directory states can lie (a ZIP bomb): the bytes are counted as they come.
+            struct TooLarge: Error {}
             var data = Data()
-            do { _ = try archive.extract(entry, skipCRC32: false) { data.append($0) } } catch {
+            do {
+                _ = try archive.extract(entry, skipCRC32: false) { chunk in
+                    data.append(chunk)
+                    if data.count > maxPartBytes { throw TooLarge() }
+                }
+            } catch is TooLarge {
+                throw StatementError(path: path, reason: "\(name) unpacks to more than \(maxPartBytes >> 20) MiB, more than a statement holds")
+            } catch {
                 throw StatementError(path: path, reason: "\(name) cannot be read from the workbook: \(error)")
             }
             return data
@@ -45,6 +66,19 @@ enum XLSXStatementReader {
         guard !rows.isEmpty else { throw StatementError(path: path, reason: "the workbook's first sheet is empty") }
         let profile = try CSVStatementReader.profile(of: rows, path: path, options: options)
         return try CSVStatementReader.read(rows: rows, format: .xlsx, profile: profile, path: path, options: options)
+    }
+
+    /// Whether a ZIP's last 64 KiB (and the 22-byte record) hold an end-of-central-directory
+    /// record's signature, `PK\u{5}\u{6}`.
+    static func hasEndOfCentralDirectory(_ bytes: [UInt8]) -> Bool {
+        guard bytes.count >= 22 else { return false }
+        var index = bytes.count - 22
+        let stop = max(0, bytes.count - 22 - 0xFFFF)
+        while index >= stop {
+            if bytes[index] == 0x50, bytes[index + 1] == 0x4B, bytes[index + 2] == 0x05, bytes[index + 3] == 0x06 { return true }
+            index -= 1
+        }
+        return false
     }
 
     /// `SheetRows.date(serial:date1904:)`, for tests.
