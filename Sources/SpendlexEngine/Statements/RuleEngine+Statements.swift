@@ -43,13 +43,14 @@ extension RuleEngine.Worker {
             (try? MerchantNormalizer.normalize(raw)).map(CardNumberMasker.mask)
         }
         let reference = entry.reference.map(NormalizingText.trimmed).flatMap { $0.isEmpty ? nil : CardNumberMasker.mask($0) }
+        // `plainString` is unsigned and, for an amount read from plain text, that text: no
+        // `Decimal` is printed (that was a tenth of importing a large CSV).
         let balance = entry.balance.flatMap { raw -> String? in
             guard !NormalizingText.trimmed(raw).isEmpty,
                   let parsed = try? AmountNormalizer(decimalMark: entry.decimalMark).normalize(raw) else { return nil }
-            return (parsed.sign == .negative || parsed.sign == .debit ? "-" : "") + ParsedAmount(
-                value: abs(parsed.value), fractionDigits: parsed.fractionDigits).plainString
+            return (parsed.sign == .negative || parsed.sign == .debit ? "-" : "") + parsed.plainString
         }
-        let amountText = ParsedAmount(value: value, fractionDigits: amount.fractionDigits).plainString
+        let amountText = amount.plainString
         var key = StableHash.FNV1a()
         key.combine(part: entry.id)
         key.combine(part: rule)

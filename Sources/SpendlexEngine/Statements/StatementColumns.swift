@@ -33,7 +33,7 @@ public struct StatementColumns: Sendable {
     /// A profile's columns found in `header` (cells compared trimmed); nil when a column it names
     /// is not there.
     public init?(profile: StatementProfile, header: [String]) {
-        let cells = header.map { $0.trimmingCharacters(in: .whitespaces) }
+        let cells = header.map(NormalizingText.trimmed)
         var indices: [StatementProfile.Column: Int] = [:]
         for (column, name) in profile.columns {
             guard let index = cells.firstIndex(of: name.value) else { return nil }
@@ -63,17 +63,20 @@ public struct StatementColumns: Sendable {
     /// as the entry takes them; `currency`: the statement's when the row names none.
     public func row(_ cells: [String], format: String = "csv", id: String, file: String?, line: Int, bank: String,
                     account: String?, accountType: String, currency: String?) -> Row {
+        // Trimmed by `NormalizingText.trimmed`: Foundation's `trimmingCharacters(in:)` goes through
+        // NSString, and was a third of importing a million-row CSV.
+        let cells = cells.map(NormalizingText.trimmed)
         func cell(_ column: StatementProfile.Column) -> String? {
             guard let index = indices[column], cells.indices.contains(index) else { return nil }
-            let value = cells[index].trimmingCharacters(in: .whitespaces)
+            let value = cells[index]
             return value.isEmpty ? nil : value
         }
-        if cells.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) { return .blank }
-        if let error = cells.first(where: { Self.spreadsheetErrors.contains($0.trimmingCharacters(in: .whitespaces)) }) {
+        if cells.allSatisfy(\.isEmpty) { return .blank }
+        if let error = cells.first(where: { $0.first == "#" && Self.spreadsheetErrors.contains($0) }) {
             return .skipped("a spreadsheet error cell \(error)")
         }
         guard let date = cell(.date), date.contains(where: \.isNumber) else {
-            let what = cells.first { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? ""
+            let what = cells.first { !$0.isEmpty } ?? ""
             return .skipped("no date (\(what.prefix(40)))")
         }
         let amountColumns = [indices[.amount], indices[.debit], indices[.credit]].compactMap { $0 }
@@ -140,7 +143,7 @@ public struct StatementColumns: Sendable {
             }
         }
         fields.append(field)
-        return fields.map { $0.trimmingCharacters(in: .whitespaces) }
+        return fields.map(NormalizingText.trimmed)
     }
 
     static let spreadsheetErrors: Set<String> = ["#VALUE!", "#REF!", "#N/A", "#DIV/0!", "#NAME?", "#NUM!", "#NULL!"]
@@ -152,6 +155,9 @@ public struct StatementColumns: Sendable {
 
     /// A row that sums up rather than records: totals and balances carried.
     static func isSummary(_ description: String) -> Bool {
+        // Most descriptions start with none of these words' letters, or are too long for them.
+        guard let first = description.unicodeScalars.first, "tTgGcCoObBsSaAeE".unicodeScalars.contains(first),
+              description.utf8.count < 64 else { return false }
         let folded = description.lowercased().split { !$0.isLetter }.joined(separator: " ")
         return ["total", "totals", "grand total", "closing balance", "opening balance", "balance brought forward",
                 "balance carried forward", "saldo inicial", "saldo final", "solde initial", "solde final", "anfangssaldo",
