@@ -40,7 +40,7 @@ enum CSVStatementReader {
     static let vocabulary: [Role: Set<String>] = [
         .date: ["date", "transaction date", "posting date", "posted date", "booking date", "trans date", "txn date",
                 "value date", "fecha", "fecha operacion", "fecha de operacion", "fecha valor", "f valor", "date operation",
-                "date de l operation", "date operation", "date valeur", "datum", "buchungstag", "buchungsdatum", "valuta",
+                "date de l operation", "date valeur", "datum", "buchungstag", "buchungsdatum", "valuta",
                 "data", "data operazione", "data valuta", "data movimento", "data lancamento", "tanggal", "transactiedatum",
                 "boekdatum", "dato", "bokforingsdatum", "data operacji", "tarih", "islem tarihi"],
         .description: ["description", "details", "transaction details", "narrative", "narration", "particulars",

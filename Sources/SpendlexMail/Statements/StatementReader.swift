@@ -15,16 +15,18 @@ public enum StatementReader {
         case .success(let read): bytes = read
         case .failure(let error): throw StatementError(path: path, reason: "\(error)")
         }
-        return try read(bytes: bytes, path: path, options: options)
+        return try read(bytes: bytes, path: path, isFile: true, options: options)
     }
 
-    /// Reads a statement's bytes; `path` names it in ids and messages.
-    public static func read(bytes: [UInt8], path: String, options: StatementOptions) throws(StatementError) -> Statement {
+    /// Reads a statement's bytes; `path` names it in ids and messages (`isFile`: the bytes are
+    /// that file's, and a workbook is read from it in place).
+    public static func read(bytes: [UInt8], path: String, isFile: Bool = false,
+                            options: StatementOptions) throws(StatementError) -> Statement {
         if bytes.starts(with: Array("%PDF".utf8)) {
             throw StatementError(path: path, reason: "a PDF statement: PDF is not read yet; export the statement from the bank as CSV, OFX, QIF, MT940 or CAMT.053")
         }
         if bytes.starts(with: [0x50, 0x4B, 0x03, 0x04]) {
-            return try XLSXStatementReader.read(bytes: bytes, path: path, options: options)
+            return try XLSXStatementReader.read(bytes: bytes, path: path, isFile: isFile, options: options)
         }
         if bytes.starts(with: [0xD0, 0xCF, 0x11, 0xE0]) {
             throw StatementError(path: path, reason: "an old Excel workbook (.xls) or an encrypted one: save it as .xlsx or CSV")

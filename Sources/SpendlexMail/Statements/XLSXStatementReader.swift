@@ -14,7 +14,8 @@ enum XLSXStatementReader {
     /// The largest part of the workbook read (a sheet's XML): a year of a busy account is a few MB.
     static let maxPartBytes = 256 << 20
 
-    static func read(bytes: [UInt8], path: String, options: StatementOptions) throws(StatementError) -> Statement {
+    /// `isFile`: the bytes are the file at `path`, which is then read in place.
+    static func read(bytes: [UInt8], path: String, isFile: Bool, options: StatementOptions) throws(StatementError) -> Statement {
         // A ZIP without an end-of-central-directory record is no workbook: said before any reading.
         guard hasEndOfCentralDirectory(bytes) else {
             throw StatementError(path: path, reason: "a ZIP file that cannot be opened: it has no end of central directory (truncated?)")
@@ -22,11 +23,21 @@ enum XLSXStatementReader {
         // Read from a file, never from memory: ZIPFoundation 0.9.20's in-memory reader traps on a
         // ZIP whose directory points past its end (found by the `statements` fuzz target); reading
         // a file past its end is a short read, which it reports as an error.
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("spendlex-\(UUID().uuidString).xlsx")
-        defer { try? FileManager.default.removeItem(at: file) }
-        do { try Data(bytes).write(to: file) } catch {
-            throw StatementError(path: path, reason: "cannot make a temporary copy of the workbook: \(error)")
+        // The statement's own file when the bytes came from one; else a private temporary copy
+        // (readable by its owner only: it is someone's bank statement).
+        let file: URL
+        var copy: URL?
+        if isFile {
+            file = URL(fileURLWithPath: path)
+        } else {
+            let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("spendlex-\(UUID().uuidString).xlsx")
+            guard FileManager.default.createFile(atPath: temporary.path, contents: Data(bytes),
+                                                 attributes: [.posixPermissions: 0o600]) else {
+                throw StatementError(path: path, reason: "cannot make a temporary copy of the workbook in \(temporary.deletingLastPathComponent().path)")
+            }
+            (file, copy) = (temporary, temporary)
         }
+        defer { if let copy { try? FileManager.default.removeItem(at: copy) } }
         let archive: Archive
         do { archive = try Archive(url: file, accessMode: .read) } catch {
             throw StatementError(path: path, reason: "a ZIP file that cannot be opened: \(error)")
