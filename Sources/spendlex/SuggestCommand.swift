@@ -52,9 +52,16 @@ struct Suggest: ParsableCommand {
     @Option(name: .long, help: "Every drafted bank's country, ISO 3166-1 alpha-2 (default: guessed from each one's currency).")
     var country: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Draft a statement profile (rules/statements) for this CSV, whose header `spendlex import` cannot read by itself.",
+        valueName: "file"))
+    var statement: String?
+
     func validate() throws {
-        if text.isEmpty == (unmatched == nil) {
-            throw ValidationError("give --text TEXT (repeatable) or --unmatched FILE")
+        if statement != nil {
+            if !text.isEmpty || unmatched != nil { throw ValidationError("give --statement FILE alone, or --text / --unmatched") }
+        } else if text.isEmpty == (unmatched == nil) {
+            throw ValidationError("give --text TEXT (repeatable), --unmatched FILE or --statement FILE")
         }
         if let bankID, bankID.isEmpty || !bankID.unicodeScalars.allSatisfy({
             ("a"..."z").contains($0) || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0)
@@ -68,6 +75,26 @@ struct Suggest: ParsableCommand {
 
     func run() throws {
         let engine = try rules.engine()
+        if let statement {
+            let draft: StatementProfileDrafter.Draft
+            do {
+                draft = try StatementProfileDrafter.draft(path: statement, bank: bankID, country: country?.uppercased(),
+                                                          worker: engine.makeWorker())
+            } catch {
+                Stderr.write("\(error)\n")
+                throw ExitStatus.findings
+            }
+            for note in draft.notes { Stderr.write("note: \(note)\n") }
+            if let outDir {
+                try FileManager.default.createDirectory(atPath: outDir, withIntermediateDirectories: true)
+                let path = URL(fileURLWithPath: outDir).appendingPathComponent("\(draft.id).yaml").path
+                try draft.yaml.write(toFile: path, atomically: true, encoding: .utf8)
+                Stderr.write("wrote \(path)\n")
+            } else {
+                print(draft.yaml, terminator: "")
+            }
+            return
+        }
         let messages = try unmatched.map(Self.readMessages) ?? text.enumerated().map { index, text in
             Message(id: "text\(index + 1)", text: text, sender: sender,
                     channel: sender != nil ? .sms : .unknown)

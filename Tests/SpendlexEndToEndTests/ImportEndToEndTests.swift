@@ -181,6 +181,33 @@ struct ImportEndToEndTests {
                 "\(result.stdout)\(result.stderr)")
     }
 
+    @Test("suggest drafts a profile for a layout import cannot read; it passes spendlex test, and import then reads the file")
+    func suggestDraftsAProfile() throws {
+        let file = Self.folder + "odd-layout.csv"
+        let unread = try spendlex(["import", file])
+        #expect(unread.status == 65, "\(unread.stderr)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("spendlex-draft-\(UUID().uuidString)")
+        let drafted = try spendlex(["suggest", "--statement", file, "--bank-id", "mybank", "--country", "GB",
+                                    "--out-dir", folder.path])
+        #expect(drafted.status == 0, "\(drafted.stderr)")
+        let profile = try String(contentsOfFile: folder.appendingPathComponent("mybank.odd-layout.yaml").path, encoding: .utf8)
+        // Debits and credits told apart by the running balance; the date's layout from the dates.
+        for line in ["  debit: 'Outflow'", "  credit: 'Inflow'", "  balance: 'Running Total'", "date_format: 'yyyy.MM.dd'",
+                     "decimal: comma"] {
+            #expect(profile.contains(line), "\(line) missing from\n\(profile)")
+        }
+        let tested = try spendlex(["test", folder.path, "grammars"])
+        #expect(tested.status == 0 && (tested.stdout + tested.stderr).contains("3 passed, 0 failed"), "\(tested.stdout)\(tested.stderr)")
+        let read = try spendlex(["import", file, "--rules", "rules", "--rules", "grammars", "--rules", folder.path])
+        #expect(read.status == 0, "\(read.stderr)")
+        #expect(try Self.lines(read.stdout) == [
+            "2026-11-03 | debit | 23.40 | GBP | account-9876 | Card payment TESCO STORES 2231 | - | Food & Dining",
+            "2026-11-10 | credit | 150.00 | GBP | account-9876 | Transfer from J SMITH | - | Uncategorized",
+            "2026-11-14 | debit | 41.00 | GBP | account-9876 | Direct debit THAMES WATER | - | Bills & Utilities",
+            "2026-11-28 | debit | 700.00 | GBP | account-9876 | Standing order RENT | - | Uncategorized",
+        ])
+    }
+
     @Test("rows that are no transaction are skipped and said; the rest are read")
     func raggedRowsAreReported() throws {
         let result = try spendlex(["import", Self.folder + "ragged.csv"])

@@ -146,6 +146,9 @@ public struct StatementColumns: Sendable {
         return fields.map(NormalizingText.trimmed)
     }
 
+    /// A cell without its surrounding spaces (without Foundation's NSString path).
+    public static func trimmed(_ cell: String) -> String { NormalizingText.trimmed(cell) }
+
     static let spreadsheetErrors: Set<String> = ["#VALUE!", "#REF!", "#N/A", "#DIV/0!", "#NAME?", "#NUM!", "#NULL!"]
 
     /// "0", "0.00", "-", "": no money in a debit or credit column.

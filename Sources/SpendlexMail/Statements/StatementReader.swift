@@ -35,7 +35,10 @@ public enum StatementReader {
             throw StatementError(path: path, reason: "not text: neither UTF-8, UTF-16 nor Windows-1252")
         }
         guard !text.allSatisfy(\.isWhitespace) else { throw StatementError(path: path, reason: "the file is empty") }
-        guard let format = StatementFormat.detect(text) else {
+        // A CSV whose header only a profile names (its columns are no plain words) is a CSV too.
+        let head = StatementReader.lines(String(text.prefix(64 << 10))).prefix(30).map(String.init)
+        guard let format = StatementFormat.detect(text)
+            ?? (options.profiles.contains { profile in head.contains { CSVStatementReader.matches(profile, $0) } } ? .csv : nil) else {
             throw StatementError(path: path, reason: "not a statement format Spendlex reads (OFX/QFX, QIF, MT940, CAMT.053, or CSV with a header row naming a date and an amount or debit and credit columns)")
         }
         switch format {
