@@ -29,12 +29,8 @@ public struct DuplicatePolicy: Sendable {
         self.statementWindowDays = statementWindowDays
     }
 
-    /// The content key of layer 2: readable, so that `duplicate_reason` can show it.
-    static func contentKey(_ t: Transaction) -> String {
-        contentKey(t, amount: canonicalAmount(t))
-    }
-
-    /// `contentKey(_:)` with the canonical amount already made.
+    /// The content key of layer 2, readable so that `duplicate_reason` can show it; `amount` is
+    /// `canonicalAmount(t)`, made once by the caller.
     static func contentKey(_ t: Transaction, amount: String?) -> String {
         var key = t.bank
         key += "|"

@@ -45,15 +45,15 @@ struct LedgerRangeOptions: ParsableArguments {
     /// The statement balances of the range's statements: those of a statement whose every balance
     /// (opening at the end of the day before the range, closing inside it) falls in the range, so
     /// that an assertion never counts on transactions the export leaves out.
-    func statementBalances() throws -> [StatementBalanceRecord] {
+    func statementBalances() throws -> [StatedBalance] {
         let ledger = try openLedger()
-        let all: [StatementBalanceRecord]
+        let all: [StatedBalance]
         do { all = try ledger.statementBalances() } catch {
             Stderr.write("error: reading the ledger \(store) failed: \(error)\n")
             throw ExitStatus.internalError
         }
-        func inRange(_ balance: StatementBalanceRecord) -> Bool {
-            let day = balance.kind == .opening ? LocalDate(daysSinceEpoch: balance.date.daysSinceEpoch + 1) ?? balance.date : balance.date
+        func inRange(_ balance: StatedBalance) -> Bool {
+            let day = balance.opening ? LocalDate(daysSinceEpoch: balance.date.daysSinceEpoch + 1) ?? balance.date : balance.date
             return (fromDate.map { day >= $0 } ?? true) && (toDate.map { day <= $0 } ?? true)
         }
         let statements = Dictionary(grouping: all) { "\($0.file ?? "")\u{1F}\($0.bank)\u{1F}\($0.account?.last4 ?? "")" }

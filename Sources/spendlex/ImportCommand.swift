@@ -92,12 +92,7 @@ struct Import: ParsableCommand {
             let run = try ledger.beginRun(inputs: files)
             do {
                 var counts = try ledger.write(result.records, run: run)
-                try ledger.record(result.balances.map { balance in
-                    StatementBalanceRecord(
-                        bank: balance.bank, account: balance.account.map { .init(type: $0.type, last4: $0.last4) },
-                        currency: balance.currency, date: balance.date, amount: balance.amount,
-                        kind: balance.opening ? .opening : .closing, file: balance.file)
-                })
+                try ledger.record(result.balances)
                 counts.skipped = result.records.count - counts.messages
                 try ledger.finishRun(run, counts: counts)
                 stored = counts

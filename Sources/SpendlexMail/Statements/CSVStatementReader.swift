@@ -81,20 +81,8 @@ enum CSVStatementReader {
     static func read(_ text: String, path: String, options: StatementOptions) throws(StatementError) -> Statement {
         // The first lines only: splitting the whole text to look at 30 lines was 4% of a large import.
         let lines = StatementReader.lines(String(text.prefix(64 << 10))).prefix(30).map(String.init)
-        // A profile names the file by its header row: the one given, else the first whose header
-        // is one of the first lines.
-        var profile: StatementProfile?
-        if let id = options.profile {
-            guard let named = options.profiles.first(where: { $0.id.value == id }) else {
-                throw StatementError(path: path, reason: "no statement profile '\(id)' (profiles: \(options.profiles.map(\.id.value).sorted().joined(separator: ", ")))")
-            }
-            guard lines.contains(where: { matches(named, $0) }) else {
-                throw StatementError(path: path, reason: "the header of statement profile '\(id)' is not in the file's first lines")
-            }
-            profile = named
-        } else {
-            profile = options.profiles.first { candidate in lines.contains { matches(candidate, $0) } }
-        }
+        // A profile names the file by its header row, split at the profile's own delimiter.
+        let profile = try self.profile(path: path, options: options) { candidate in lines.contains { matches(candidate, $0) } }
         guard let delimiter = profile.map({ $0.delimiter.unicodeScalars.first! }) ?? delimiter(of: lines) else {
             throw StatementError(path: path, reason: "no delimiter (`,` `;` tab `|`) the first lines agree on")
         }
@@ -112,12 +100,17 @@ enum CSVStatementReader {
         return try read(rows: rows, format: .csv, profile: profile, path: path, options: options)
     }
 
-    /// The profile a table's first rows have the header of: the one `options` names (an error
-    /// when it is unknown or its header is not there), else any, else nil.
+    /// The profile a table's first rows have the header of.
     static func profile(of rows: [[String]], path: String, options: StatementOptions) throws(StatementError) -> StatementProfile? {
-        func has(_ profile: StatementProfile) -> Bool {
-            rows.prefix(30).contains { $0.map { $0.trimmingCharacters(in: .whitespaces) } == profile.header.map(\.value) }
+        try profile(path: path, options: options) { profile in
+            rows.prefix(30).contains { $0.map(StatementColumns.trimmed) == profile.header.map(\.value) }
         }
+    }
+
+    /// The profile a file has the header of (`has`): the one `options` names (an error when it is
+    /// unknown or the file lacks its header), else the first it has, else nil.
+    static func profile(path: String, options: StatementOptions,
+                        has: (StatementProfile) -> Bool) throws(StatementError) -> StatementProfile? {
         if let id = options.profile {
             guard let named = options.profiles.first(where: { $0.id.value == id }) else {
                 throw StatementError(path: path, reason: "no statement profile '\(id)' (profiles: \(options.profiles.map(\.id.value).sorted().joined(separator: ", ")))")
@@ -139,7 +132,7 @@ enum CSVStatementReader {
         let headerIndex: Int
         if let profile {
             guard let index = rows.prefix(30).firstIndex(where: { row in
-                row.map { $0.trimmingCharacters(in: .whitespaces) } == profile.header.map(\.value)
+                row.map(StatementColumns.trimmed) == profile.header.map(\.value)
             }), let found = StatementColumns(profile: profile, header: rows[index]) else {
                 throw StatementError(path: path, reason: "the header of statement profile '\(profile.id.value)' is not in the file")
             }

@@ -27,24 +27,6 @@ public struct StatementImportResult: Sendable {
     public var transactions: [Transaction] { records.compactMap(\.transaction) }
 }
 
-/// A balance of an account at the end of a day, as a statement states it.
-public struct StatedBalance: Sendable, Equatable {
-    /// The bank, as transactions name it.
-    public var bank: String
-    /// `account` or `card`, and the last digits, when the statement names the account.
-    public var account: Transaction.AccountReference?
-    /// ISO 4217 code.
-    public var currency: String
-    /// The day at whose end it holds.
-    public var date: LocalDate
-    /// Signed: negative when overdrawn or owed.
-    public var amount: Decimal
-    /// Whether it opens the statement (else it closes it).
-    public var opening: Bool
-    /// The statement file.
-    public var file: String
-}
-
 /// Reads statement files into records through an engine worker, and checks their balances.
 public enum StatementImport {
     /// Reads every file; `account` stands for the account number where a statement names none.

@@ -126,11 +126,7 @@ private final class SharedStrings: NSObject, XMLParserDelegate {
     private var inText = false
 
     static func read(_ data: Data) -> [String] {
-        let reader = SharedStrings()
-        let parser = XMLParser(data: data)
-        parser.delegate = reader
-        _ = parser.parse()
-        return reader.strings
+        parsed(data, by: SharedStrings()).strings
     }
 
     func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
@@ -165,10 +161,7 @@ private final class DateStyles: NSObject, XMLParserDelegate {
     private var inCellFormats = false
 
     static func read(_ data: Data) -> [Bool] {
-        let reader = DateStyles()
-        let parser = XMLParser(data: data)
-        parser.delegate = reader
-        _ = parser.parse()
+        let reader = parsed(data, by: DateStyles())
         return reader.formats.map { id in
             // Excel's built-in date and date-time formats, and custom ones with day, month or
             // year letters outside quotes and brackets (colours, locales).
@@ -224,11 +217,7 @@ private final class SheetRows: NSObject, XMLParserDelegate {
     }
 
     static func read(_ data: Data, strings: [String], dateStyles: [Bool], date1904: Bool) -> [[String]] {
-        let reader = SheetRows(strings: strings, dateStyles: dateStyles, date1904: date1904)
-        let parser = XMLParser(data: data)
-        parser.delegate = reader
-        _ = parser.parse()
-        return reader.rows
+        parsed(data, by: SheetRows(strings: strings, dateStyles: dateStyles, date1904: date1904)).rows
     }
 
     func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
@@ -307,4 +296,13 @@ private final class SheetRows: NSObject, XMLParserDelegate {
         }
         return max(column - 1, 0)
     }
+}
+
+/// `reader` after it has read `data` (as far as the XML goes: a part that breaks off gives what
+/// came before the break).
+private func parsed<Reader: NSObject & XMLParserDelegate>(_ data: Data, by reader: Reader) -> Reader {
+    let parser = XMLParser(data: data)
+    parser.delegate = reader
+    _ = parser.parse()
+    return reader
 }

@@ -30,7 +30,7 @@ public struct LedgerExporter: Sendable {
     /// asserts the statement `balances` of the accounts its transactions use (beancount's
     /// `balance`, after a `pad` from `Equity:Opening-Balances` where the journal's own postings
     /// do not reach a statement's opening balance; ledger-cli's `= AMOUNT`).
-    public func export(_ transactions: [StoredTransaction], balances: [StatementBalanceRecord] = []) -> Export {
+    public func export(_ transactions: [StoredTransaction], balances: [StatedBalance] = []) -> Export {
         switch format {
         case .csv, .jsonl:
             return Export(text: header + rows(transactions), written: transactions.count, leftOut: [])
@@ -46,10 +46,11 @@ public struct LedgerExporter: Sendable {
             let writer = JournalWriter(dialect: format == .beancount ? .beancount : .ledger)
             let used = Set(entries.map(\.account))
             let assertions = balances.compactMap { balance -> JournalWriter.Assertion? in
-                let account = JournalAccountName.account(bank: balance.bank, account: balance.account)
+                let account = JournalAccountName.account(
+                    bank: balance.bank, account: balance.account.map { StoredTransaction.Account(type: $0.type, last4: $0.last4) })
                 guard used.contains(account), JournalEntry.isCommodity(balance.currency) else { return nil }
                 return JournalWriter.Assertion(account: account, currency: balance.currency, date: balance.date,
-                                               amount: balance.amount, opening: balance.kind == .opening)
+                                               amount: balance.amount, opening: balance.opening)
             }
             return Export(text: writer.journal(entries, leftOut: leftOut, assertions: assertions), written: entries.count,
                           leftOut: leftOut.map(\.description))
