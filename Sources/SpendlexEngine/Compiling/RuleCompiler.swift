@@ -177,16 +177,7 @@ public enum RuleCompiler {
     /// matters: "ALL" is the lek, "all" a word). Latin forms are whole words; a one-letter Latin
     /// symbol ("R", "K", a profile's "N") is left out, too common to mean money on its own.
     static func worldCurrencyFragment(profiles: [CountryProfile]) -> GrammarFragment {
-        let table = CurrencyTable.standard
-        var forms = Set(table.currencies.keys)
-        for currency in table.currencies.values {
-            for form in currency.symbols + currency.names where !form.contains(" ") {
-                let isASCII = form.unicodeScalars.allSatisfy(\.isASCII)
-                // ASCII names ("real", "won", "mark") are ordinary words; ASCII symbols of two or more
-                // characters ("Ksh", "R$", "Rp") are not.
-                if isASCII ? (form.count >= 2 && currency.symbols.contains(form)) : true { forms.insert(form) }
-            }
-        }
+        var forms = tableCurrencyForms
         for profile in profiles {
             for (written, _) in profile.symbols where written.count >= 2 || !written.unicodeScalars.allSatisfy(\.isASCII) {
                 forms.insert(written)
@@ -222,6 +213,24 @@ public enum RuleCompiler {
                                pattern: PatternText(value: pattern, origin: ScalarOrigin(source: source, start: start, style: .plain)),
                                summary: "any currency: ISO 4217 codes, CLDR symbols and names, the profiles' local forms")
     }
+
+    /// The currency forms of CLDR's table that WORLD_CURRENCY matches: ISO codes, symbols, names in
+    /// scripts other than Latin. Computed once per process (`load` starts it on another thread
+    /// while the rule files are read: parsing the table and collecting its forms were 2 ms of every
+    /// start, before any message is read).
+    static let tableCurrencyForms: Set<String> = {
+        let table = CurrencyTable.standard
+        var forms = Set(table.currencies.keys)
+        for currency in table.currencies.values {
+            for form in currency.symbols + currency.names where !form.contains(" ") {
+                let isASCII = form.unicodeScalars.allSatisfy(\.isASCII)
+                // ASCII names ("real", "won", "mark") are ordinary words; ASCII symbols of two or more
+                // characters ("Ksh", "R$", "Rp") are not.
+                if isASCII ? (form.count >= 2 && currency.symbols.contains(form)) : true { forms.insert(form) }
+            }
+        }
+        return forms
+    }()
 
     static let localCurrencyName = "LOCAL_CURRENCY"
 
@@ -276,6 +285,8 @@ public enum RuleCompiler {
     /// folder beside the rule files is loaded too when no path names it.
     public static func load(paths: [String], findingGrammars: Bool = false,
                             forChecking: Bool = false) -> (CompiledRuleSet, [Diagnostic]) {
+        // The currency table's forms are needed once the rules are read: made meanwhile.
+        DispatchQueue.global(qos: .userInitiated).async { _ = tableCurrencyForms }
         let (ruleSet, loadDiagnostics) = RuleLoader.load(paths: paths, findingGrammars: findingGrammars)
         let (compiled, compileDiagnostics) = compile(ruleSet, forChecking: forChecking)
         return (compiled, loadDiagnostics + compileDiagnostics)
