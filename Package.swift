@@ -44,7 +44,8 @@ let package = Package(
         ),
         // Message sources: JSON Lines now; mailboxes and SMS backups next.
         .target(name: "SpendlexMail", dependencies: [
-            "SpendlexEngine", .product(name: "CSV", package: "CSV.swift"), .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            "SpendlexEngine", "PCRE2", .product(name: "CSV", package: "CSV.swift"),
+            .product(name: "ZIPFoundation", package: "ZIPFoundation"),
         ]),
         // The ledger: SQLite (system library) through GRDB; migrations, runs, duplicates.
         .target(name: "SpendlexStore", dependencies: [

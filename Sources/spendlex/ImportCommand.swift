@@ -7,10 +7,12 @@ import SpendlexStore
 struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Read bank statements into transactions: OFX/QFX, QIF, MT940, CAMT.053 and CSV.",
+        abstract: "Read bank statements into transactions: OFX/QFX, QIF, MT940, CAMT.053, CSV, XLSX and PDF.",
         discussion: """
             The format is read from each file's content. A CSV needs a header row naming a date column \
-            and an amount column (or debit and credit columns), in any of the common languages. Every \
+            and an amount column (or debit and credit columns), in any of the common languages, or a \
+            statement profile's header; so does a spreadsheet's first sheet and a PDF's table (read \
+            through pdftotext, poppler-utils; a locked PDF's password in SPENDLEX_PDF_PASSWORD). Every \
             entry becomes a transaction (normalized and categorized as a parsed message) or an error \
             naming the field; skipped lines are listed with why on stderr. Balances the statement states \
             are checked: the first row where they stop adding up is an error. With --store, entries go to \

@@ -91,6 +91,54 @@ struct ImportEndToEndTests {
             "2026-11-10 | credit | 150 | GBP | - | FASTER PAYMENT FROM J SMITH | - | Uncategorized",
             "2026-11-28 | debit | 700 | GBP | - | STANDING ORDER RENT | - | Uncategorized",
         ]),
+        // PDFs (scripts/make-statement-pdfs.py, ReportLab), laid out by pdftotext: a bank's over
+        // two pages (header repeated, footers, narrations over several lines), read by its profile
+        // (rules/statements/in/sbi.yaml), which names the reference column.
+        ("sbi-account.pdf", [], [
+            "2026-11-01 | debit | 450.00 | INR | account-6789 | TO TRANSFER-UPI/DR/631845220913/ SWIGGY/ICIC/swiggy@icici/ Payment | - | Food & Dining",
+            "2026-11-03 | credit | 85000.00 | INR | account-6789 | BY TRANSFER-NEFT*HDFC0000001* N307260012345*ACME SOFTWARE PVT | - | Uncategorized",
+            "2026-11-05 | debit | 10000.00 | INR | account-6789 | ATM WDL-ATM CASH 4312 MG ROAD BANGALORE | - | Cash",
+            "2026-11-08 | debit | 1845.00 | INR | account-6789 | TO TRANSFER-UPI/DR/631990011223/ BESCOM/YESB/bescom@ybl/Electricity | - | Bills & Utilities",
+            "2026-11-12 | debit | 5000.00 | INR | account-6789 | DEBIT-ACH DR INDIAN CLEARING CORP HDFCMF SIP 000123 | - | Uncategorized",
+            "2026-11-15 | credit | 12000.00 | INR | account-6789 | BY TRANSFER-UPI/CR/632011223344/ RAHUL SHARMA/SBIN/rahul@oksbi/Rent | - | Uncategorized",
+            "2026-11-20 | debit | 2349.00 | INR | account-6789 | TO TRANSFER-UPI/DR/632455667788/ AMAZON PAY/YESB/amazon@apl/Order | - | Shopping",
+            "2026-11-25 | debit | 15000.00 | INR | account-6789 | CHEQUE WDL-000451 | - | Uncategorized",
+            "2026-11-28 | credit | 312.00 | INR | account-6789 | INTEREST CREDIT | - | Income",
+            "2026-11-30 | debit | 17.70 | INR | account-6789 | SMS CHARGES NOV 26 INCL GST | - | Fees & Charges",
+        ]),
+        // The same statement with no profile: its header's names place the columns.
+        ("sbi-account.pdf", ["--rules", "grammars", "--rules", "rules/categories.yaml", "--country", "IN"], [
+            "2026-11-01 | debit | 450.00 | INR | account-6789 | TO TRANSFER-UPI/DR/631845220913/ SWIGGY/ICIC/swiggy@icici/ Payment | - | Food & Dining",
+            "2026-11-03 | credit | 85000.00 | INR | account-6789 | BY TRANSFER-NEFT*HDFC0000001* N307260012345*ACME SOFTWARE PVT | - | Uncategorized",
+            "2026-11-05 | debit | 10000.00 | INR | account-6789 | ATM WDL-ATM CASH 4312 MG ROAD BANGALORE | - | Cash",
+            "2026-11-08 | debit | 1845.00 | INR | account-6789 | TO TRANSFER-UPI/DR/631990011223/ BESCOM/YESB/bescom@ybl/Electricity | - | Bills & Utilities",
+            "2026-11-12 | debit | 5000.00 | INR | account-6789 | DEBIT-ACH DR INDIAN CLEARING CORP HDFCMF SIP 000123 | - | Uncategorized",
+            "2026-11-15 | credit | 12000.00 | INR | account-6789 | BY TRANSFER-UPI/CR/632011223344/ RAHUL SHARMA/SBIN/rahul@oksbi/Rent | - | Uncategorized",
+            "2026-11-20 | debit | 2349.00 | INR | account-6789 | TO TRANSFER-UPI/DR/632455667788/ AMAZON PAY/YESB/amazon@apl/Order | - | Shopping",
+            "2026-11-25 | debit | 15000.00 | INR | account-6789 | CHEQUE WDL-000451 | - | Uncategorized",
+            "2026-11-28 | credit | 312.00 | INR | account-6789 | INTEREST CREDIT | - | Income",
+            "2026-11-30 | debit | 17.70 | INR | account-6789 | SMS CHARGES NOV 26 INCL GST | - | Fees & Charges",
+        ]),
+        // A card's (rules/statements/in/icici.yaml): charges plain, credits marked "CR".
+        ("icici-card.pdf", [], [
+            "2026-10-18 | debit | 450.00 | INR | card-1234 | SWIGGY BANGALORE IN | - | Food & Dining",
+            "2026-10-20 | debit | 2349.00 | INR | card-1234 | AMAZON PAY INDIA PRIVATE L BANGALORE IN | - | Shopping",
+            "2026-10-24 | credit | 12780.00 | INR | card-1234 | BBPS PAYMENT RECEIVED - THANK YOU | - | Uncategorized",
+            "2026-10-29 | debit | 386.50 | INR | card-1234 | UBER INDIA SYSTEMS PVT LTD MUMBAI IN | - | Transport",
+            "2026-11-02 | debit | 1240.00 | INR | card-1234 | IRCTC WEB BOOKING NEW DELHI IN | - | Transport",
+            "2026-11-07 | debit | 1100.00 | INR | card-1234 | APOLLO PHARMACY CHENNAI IN | - | Health",
+            "2026-11-11 | credit | 300.00 | INR | card-1234 | ZOMATO LTD GURGAON IN | - | Food & Dining",
+            "2026-11-13 | debit | 3700.00 | INR | card-1234 | RELIANCE DIGITAL BENGALURU IN | - | Shopping",
+        ]),
+        // A wallet's (rules/statements/in/paytm.yaml): the time under the date passed over, the
+        // reference under the payee found by the field layer's reference finder.
+        ("paytm-wallet.pdf", [], [
+            "2026-11-02 | debit | 85 | INR | - | Paid to Chai Point | - | Uncategorized",
+            "2026-11-05 | credit | 1200 | INR | - | Received from Rahul Sharma | - | Uncategorized",
+            "2026-11-09 | debit | 450 | INR | - | Paid to Swiggy | - | Food & Dining",
+            "2026-11-14 | debit | 299 | INR | - | Recharge of Jio Mobile 98XXXXXX21 | - | Bills & Utilities",
+            "2026-11-21 | credit | 25 | INR | - | Cashback Received | - | Income",
+        ]),
         // Latin-1, semicolons, decimal commas, German headers, an account number above the header.
         ("umsaetze-latin1.csv", [], [
             "2026-11-02 | debit | 89.00 | EUR | account-7890 | Stadtwerke München | - | Uncategorized",
@@ -118,7 +166,8 @@ struct ImportEndToEndTests {
         #expect(try spendlex(["parse", alerts.path, "--store", ledger]).status == 0)
         // A running balance (HDFC's CSV), opening and closing balances (MT940, CAMT.053), a closing
         // balance only (OFX, a card's too).
-        for file in ["hdfc-savings.csv", "statement.mt940", "statement.camt053.xml", "checking.ofx", "card.qfx"] {
+        for file in ["hdfc-savings.csv", "statement.mt940", "statement.camt053.xml", "checking.ofx", "card.qfx",
+                     "sbi-account.pdf", "icici-card.pdf"] {
             let result = try spendlex(["import", Self.folder + file, "--store", ledger])
             #expect(result.status == 0, "\(file): \(result.stderr)")
         }
@@ -130,6 +179,10 @@ struct ImportEndToEndTests {
             "2026-11-16 balance Assets:Bank:Hdfc:5521  99550 INR", "2026-12-01 balance Assets:Bank:Abnanl2a:4300  2226.55 EUR",
             "2026-12-01 balance Assets:Bank:Cobadeff:3000  1638.01 EUR", "2026-12-01 balance Assets:Bank:Chase:6789  3332.83 USD",
             "2026-12-01 balance Liabilities:CreditCard:Amex:1005  -1203.55 USD",
+            // A PDF's stated opening and closing balances; a card's owed balance, negative.
+            "2026-11-01 balance Assets:Bank:Sbi:6789  25000 INR", "2026-12-01 balance Assets:Bank:Sbi:6789  87650.3 INR",
+            "2026-10-16 balance Liabilities:CreditCard:Icici:1234  -12480 INR",
+            "2026-11-16 balance Liabilities:CreditCard:Icici:1234  -8625.5 INR",
         ] {
             #expect(journal.contains(line), "\(line) missing from\n\(journal)")
         }
@@ -240,7 +293,7 @@ struct ImportEndToEndTests {
         #expect(try Self.lines(result.stdout).count == 3)
     }
 
-    @Test("a PDF, an empty file and a file of no statement format are clear errors (exit 65), the others still read")
+    @Test("a locked PDF, a scanned PDF, an empty file and a file of no statement format are clear errors (exit 65), the others still read")
     func unreadableFiles() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("spendlex-import-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -248,16 +301,36 @@ struct ImportEndToEndTests {
         let prose = folder.appendingPathComponent("letter.txt").path
         try Data().write(to: URL(fileURLWithPath: empty))
         try Data("Dear customer, your statement is attached.\n".utf8).write(to: URL(fileURLWithPath: prose))
-        let result = try spendlex(["import", Self.folder + "scanned.pdf", empty, prose, Self.folder + "zip-directory-past-end.xlsx",
-                                   Self.folder + "plain.csv"])
+        let result = try spendlex(["import", Self.folder + "scanned.pdf", Self.folder + "locked.pdf", empty, prose,
+                                   Self.folder + "zip-directory-past-end.xlsx", Self.folder + "plain.csv"])
         #expect(result.status == 65)
         // The fuzzer's finding 5: a workbook whose ZIP directory points past its end (it stopped the process).
         #expect(result.stderr.contains("zip-directory-past-end.xlsx: error: "), "\(result.stderr)")
-        #expect(result.stderr.contains("scanned.pdf: error: a PDF statement: PDF is not read yet"), "\(result.stderr)")
+        #expect(result.stderr.contains("scanned.pdf: error: the PDF has no text: a scanned statement"), "\(result.stderr)")
+        #expect(result.stderr.contains("locked.pdf: error: the PDF is locked with a password: give it in the environment variable SPENDLEX_PDF_PASSWORD"),
+                "\(result.stderr)")
         #expect(result.stderr.contains("empty.csv: error: the file is empty"), "\(result.stderr)")
         #expect(result.stderr.contains("letter.txt: error: not a statement format Spendlex reads"), "\(result.stderr)")
         #expect(try Self.lines(result.stdout).count == 3)
-        #expect(result.stderr.contains("4 unreadable"), "\(result.stderr)")
+        #expect(result.stderr.contains("5 unreadable"), "\(result.stderr)")
+    }
+
+    @Test("a locked PDF reads with its password in SPENDLEX_PDF_PASSWORD")
+    func lockedPDFWithPassword() throws {
+        let result = try run(spendlexBinary, ["import", Self.folder + "locked.pdf", "--country", "IN"], in: repositoryRoot,
+                             environment: ["SPENDLEX_PDF_PASSWORD": "01011990"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try Self.lines(result.stdout) == [
+            "2026-11-01 | debit | 450.00 | INR | account-5521 | UPI-SWIGGY-SWIGGY@ICICI-PAYMENT | - | Food & Dining",
+        ], "its bank's profile (rules/statements/in/hdfc.yaml) reads it")
+    }
+
+    @Test("a PDF line with an amount that is no row of the table is reported, not dropped")
+    func pdfStrayAmountsAreReported() throws {
+        let result = try spendlex(["import", Self.folder + "sbi-account.pdf"])
+        #expect(result.status == 0, "\(result.stderr)")
+        // Both balance lines are balances, not lost rows; the footers hold no amount.
+        #expect(!result.stderr.contains("skipped"), "\(result.stderr)")
     }
 
     @Test("a month's statement imported into a ledger holding its alerts adds what they missed and links the rest")

@@ -96,4 +96,17 @@ struct RuleCompilerTests {
         let lint = RuleTestRunner.lint(engine)
         #expect(places(lint) == ["example.shadowed 8:23"])
     }
+
+    @Test("a statement profile's skip and balance patterns compile, a balance's with an amount group; else located errors")
+    func statementProfilePatterns() {
+        let (_, diagnostics) = compile(["statements/x.yaml": """
+            statement: x.pdf
+            header: [Date, Amount]
+            columns: {date: Date, amount: Amount}
+            skip: ['(unclosed', '^Page \\d+']
+            opening_balance: 'Opening Balance (?<amount>[\\d,.]+)'
+            closing_balance: 'Closing Balance [\\d,.]+'
+            """])
+        #expect(places(diagnostics) == ["pattern.syntax 4:8", "rule.invalidValue 6:18"], "\(diagnostics.map(\.message))")
+    }
 }

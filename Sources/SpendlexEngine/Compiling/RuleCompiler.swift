@@ -48,11 +48,26 @@ public enum RuleCompiler {
             categorizer = compiled
         }
         diagnostics += CardRuleChecker.check(ruleSet, categories: .of(ruleSet))
-        // A statement profile's date layout must be one the date normalizer reads.
+        // A statement profile's date layout must be one the date normalizer reads, and its
+        // patterns must compile (a balance's with an `amount` group).
         for profile in ruleSet.statementProfiles {
-            guard let format = profile.dateFormat else { continue }
-            do { _ = try DateNormalizer(format: format.value) } catch {
-                diagnostics.append(Diagnostic(.ruleInvalidValue, .error, at: format.location, "invalid date format: \(error.message)"))
+            if let format = profile.dateFormat {
+                do { _ = try DateNormalizer(format: format.value) } catch {
+                    diagnostics.append(Diagnostic(.ruleInvalidValue, .error, at: format.location, "invalid date format: \(error.message)"))
+                }
+            }
+            for (pattern, needsAmount) in profile.skip.map({ ($0, false) })
+                + [profile.openingBalance, profile.closingBalance].compactMap({ $0.map { ($0, true) } }) {
+                do {
+                    let compiled = try Pattern(pattern.value, options: .multiline, jit: false)
+                    if needsAmount, compiled.groupNumber(named: "amount") == nil {
+                        diagnostics.append(Diagnostic(.ruleInvalidValue, .error, at: pattern.location,
+                                                      "a balance pattern needs a group named `amount`"))
+                    }
+                } catch {
+                    diagnostics.append(Diagnostic(.patternSyntax, .error, at: pattern.location,
+                                                  "invalid pattern: \(error.message) (at offset \(error.offset))"))
+                }
             }
         }
         let router = SenderRouter(banks: ruleSet.banks)

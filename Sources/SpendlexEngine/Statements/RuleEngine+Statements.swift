@@ -1,4 +1,5 @@
 import Foundation
+import PCRE2
 import SpendlexRules
 
 extension RuleEngine.Worker {
@@ -37,12 +38,21 @@ extension RuleEngine.Worker {
         if let number = entry.account, let last4 = try? AccountMask.lastDigits(number) {
             account = .init(type: entry.accountType, last4: last4)
         }
-        let merchantSource = [entry.payee, entry.description].compactMap { $0 }
+        var merchantSource = [entry.payee, entry.description].compactMap { $0 }
             .first { !NormalizingText.trimmed($0).isEmpty }
+        var reference = entry.reference.map(NormalizingText.trimmed).flatMap { $0.isEmpty ? nil : CardNumberMasker.mask($0) }
+        // A description that names its reference ("Paid to Swiggy UPI Ref No: 631245678901", a
+        // wallet's line under the payee): found by the field layer's reference finders, as in a
+        // message; what comes before it names the payee.
+        if reference == nil, entry.payee == nil, let description = entry.description,
+           let (found, labelStart) = labelledReference(in: description) {
+            reference = CardNumberMasker.mask(found)
+            let before = NormalizingText.trimmed(description.utf8Slice(0..<labelStart))
+            if !before.isEmpty { merchantSource = before }
+        }
         let merchant = merchantSource.flatMap { raw in
             (try? MerchantNormalizer.normalize(raw)).map(CardNumberMasker.mask)
         }
-        let reference = entry.reference.map(NormalizingText.trimmed).flatMap { $0.isEmpty ? nil : CardNumberMasker.mask($0) }
         // `plainString` is unsigned and, for an amount read from plain text, that text: no
         // `Decimal` is printed (that was a tenth of importing a large CSV).
         let balance = entry.balance.flatMap { raw -> String? in
@@ -69,5 +79,17 @@ extension RuleEngine.Worker {
             transaction.confidence = transaction.confidenceParts.score
         }
         return categorized(.transaction(transaction))
+    }
+
+    /// The reference a text names with a label, by the field layer's reference finders, and
+    /// where its label starts; nil without a layer or a labelled reference.
+    func labelledReference(in text: String) -> (reference: String, labelStart: Int)? {
+        guard let finders = rules.fieldLayer?.finders.first(where: { $0.field == .reference })?.patterns else { return nil }
+        for finder in finders {
+            guard let whole = try? finder.pattern.firstRange(in: text, from: 0, upTo: text.utf8.count, scratch: scratch),
+                  let value = scratch.lastGroup(finder.group) ?? Optional(whole) else { continue }
+            return (text.utf8Slice(value), whole.lowerBound)
+        }
+        return nil
     }
 }

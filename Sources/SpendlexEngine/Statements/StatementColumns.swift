@@ -88,8 +88,10 @@ public struct StatementColumns: Sendable {
         if let value = cell(.amount) {
             amount = value
             if positiveIsDebit {
-                // Charges positive, payments negative: the sign says the opposite of the usual.
+                // Charges positive, payments negative (or marked "CR", as card statements mark
+                // them): the sign says the opposite of the usual.
                 let negative = value.hasPrefix("-") || value.hasSuffix("-") || value.hasPrefix("(")
+                    || Self.isMarkedCredit(value)
                 direction = negative ? .credit : .debit
             }
         } else if let debit = cell(.debit), !Self.isZero(debit) {
@@ -150,6 +152,12 @@ public struct StatementColumns: Sendable {
     public static func trimmed(_ cell: String) -> String { NormalizingText.trimmed(cell) }
 
     static let spreadsheetErrors: Set<String> = ["#VALUE!", "#REF!", "#N/A", "#DIV/0!", "#NAME?", "#NUM!", "#NULL!"]
+
+    /// Whether an amount ends with a credit mark: "1,250.00 CR", "300.00Cr".
+    public static func isMarkedCredit(_ value: String) -> Bool {
+        let letters = value.utf8.reversed().prefix { $0 != 0x20 && !($0 &- 0x30 < 10) }
+        return letters.count == 2 && String(decoding: letters.reversed(), as: UTF8.self).lowercased() == "cr"
+    }
 
     /// "0", "0.00", "-", "": no money in a debit or credit column.
     static func isZero(_ value: String) -> Bool {

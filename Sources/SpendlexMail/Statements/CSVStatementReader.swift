@@ -123,10 +123,11 @@ enum CSVStatementReader {
         return options.profiles.first(where: has)
     }
 
-    /// A statement from a table's rows (a CSV's, a spreadsheet's): the header found by `profile`
-    /// or by its names, the rows after it read by `StatementColumns`. Rows are numbered from 1.
+    /// A statement from a table's rows (a CSV's, a spreadsheet's, a PDF's): the header found by
+    /// `profile` or by its names, the rows after it read by `StatementColumns`. Rows are numbered
+    /// from 1, or by `lines` (each row's line in the file).
     static func read(rows: [[String]], format: StatementFormat, profile: StatementProfile?, path: String,
-                     options: StatementOptions) throws(StatementError) -> Statement {
+                     options: StatementOptions, lines: [Int]? = nil) throws(StatementError) -> Statement {
         var statement = Statement(format: format)
         var columns: StatementColumns
         let headerIndex: Int
@@ -164,7 +165,7 @@ enum CSVStatementReader {
         let currency = options.localCurrency ?? profile?.country.flatMap(CurrencyNormalizer.defaultCode(forCountry:))
         let accountType = profile?.accountType == "card" ? "card" : options.accountType
         for (offset, cells) in body.enumerated() {
-            let number = headerIndex + offset + 2
+            let number = lines.map { $0[headerIndex + 1 + offset] } ?? headerIndex + offset + 2
             let id = StatementReader.entryID(format: format, account: account, ownID: nil, path: path, line: number)
             switch columns.row(cells, format: format.rawValue, id: id, file: path, line: number, bank: bank, account: account, accountType: accountType,
                                currency: currency) {

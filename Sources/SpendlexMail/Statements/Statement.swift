@@ -16,6 +16,8 @@ public enum StatementFormat: String, Sendable, CaseIterable {
     case csv
     /// A spreadsheet (Office Open XML) whose first sheet is a table with a header row.
     case xlsx
+    /// A PDF whose pages hold a table with a header line (its text laid out by `pdftotext`).
+    case pdf
 
     /// The format of a statement's text, from its content; nil when it is none of them.
     public static func detect(_ text: String) -> StatementFormat? {

@@ -23,7 +23,7 @@ public enum StatementReader {
     public static func read(bytes: [UInt8], path: String, isFile: Bool = false,
                             options: StatementOptions) throws(StatementError) -> Statement {
         if bytes.starts(with: Array("%PDF".utf8)) {
-            throw StatementError(path: path, reason: "a PDF statement: PDF is not read yet; export the statement from the bank as CSV, OFX, QIF, MT940 or CAMT.053")
+            return try PDFStatementReader.read(bytes: bytes, path: path, isFile: isFile, options: options)
         }
         if bytes.starts(with: [0x50, 0x4B, 0x03, 0x04]) {
             return try XLSXStatementReader.read(bytes: bytes, path: path, isFile: isFile, options: options)
@@ -47,8 +47,14 @@ public enum StatementReader {
         case .mt940: return try MT940StatementReader.read(text, path: path, options: options)
         case .camt053: return try CAMT053StatementReader.read(text, path: path, options: options)
         case .csv: return try CSVStatementReader.read(text, path: path, options: options)
-        case .xlsx: throw StatementError(path: path, reason: "a spreadsheet's text: not a statement format Spendlex reads")
+        case .xlsx, .pdf: throw StatementError(path: path, reason: "not a statement format Spendlex reads")
         }
+    }
+
+    /// Reads a PDF statement's text as `pdftotext -layout` lays it out (pages apart by form feeds):
+    /// for text extracted some other way, and for tests and fuzzing without pdftotext.
+    public static func read(pdfLayout text: String, path: String, options: StatementOptions) throws(StatementError) -> Statement {
+        try PDFStatementReader.read(layout: text, path: path, options: options)
     }
 
     /// The text of a statement's bytes: UTF-8 (a byte-order mark dropped), UTF-16 with its

@@ -1,7 +1,8 @@
-/// How one bank's CSV statement export is laid out: a rule file of its own
-/// (`rules/statements/<country>/<bank>.yaml`, top-level key `statement`), for exports whose
-/// header does not name its columns plainly enough to be read without one. `spendlex import`
-/// recognizes a file by the profile's header row; `spendlex test` runs its example rows.
+/// How one bank's statement is laid out (a CSV or spreadsheet export, or a PDF's table): a rule
+/// file of its own (`rules/statements/<country>/<bank>.yaml`, top-level key `statement`), for
+/// statements whose header does not name its columns plainly enough to be read without one.
+/// `spendlex import` recognizes a file by the profile's header row (in a PDF, the header line's
+/// cells, which also place its columns); `spendlex test` runs its example rows.
 public struct StatementProfile: Sendable {
     /// What a column holds.
     public enum Column: String, Sendable, CaseIterable {
@@ -46,6 +47,16 @@ public struct StatementProfile: Sendable {
     public var sign: Sign = .negativeIsDebit
     /// The label of the cell, above the header, that the account number follows ("Account Number").
     public var accountLabel: String?
+    /// PDF statements: lines of the page text that are never rows nor parts of one (a page's
+    /// running title, a legend), as PCRE2 patterns.
+    public var skip: [Located<String>] = []
+    /// PDF statements: where the opening balance is stated, a PCRE2 pattern over the statement's
+    /// text with a group `amount` (and `date` where it says when); nil to find a line such as
+    /// "Opening Balance ... 1,234.00" before the rows.
+    public var openingBalance: Located<String>?
+    /// PDF statements: where the closing balance is stated, as `openingBalance`; nil to find a
+    /// line such as "Closing Balance ... 1,234.00" after the rows.
+    public var closingBalance: Located<String>?
     /// Example rows.
     public var examples: [Example] = []
     /// Where the profile starts.
