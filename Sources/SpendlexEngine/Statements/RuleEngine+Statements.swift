@@ -18,7 +18,7 @@ extension RuleEngine.Worker {
         }
         let date: LocalDate
         do {
-            date = try DateNormalizer(format: entry.dateFormat, order: entry.dateOrder).normalize(entry.date, reference: nil)
+            date = try DateNormalizer(format: entry.dateFormat, order: entry.dateOrder).normalize(entry.date, reference: entry.dateReference)
         } catch {
             return .failed(rule: rule, field: .date, error: error)
         }

@@ -48,6 +48,9 @@ public struct StatementEntry: Sendable, Equatable {
     public var reference: String?
     /// The balance after the entry, as written, when the statement gives one.
     public var balance: String?
+    /// The date a date without a year is read near (a PDF's statement period ends there): the
+    /// year that puts it latest but at most 7 days after this one. nil: a date needs its year.
+    public var dateReference: LocalDate?
 
     /// Creates an entry.
     public init(id: String, format: String, file: String?, line: Int, bank: String, account: String?,

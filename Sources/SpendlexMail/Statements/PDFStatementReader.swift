@@ -162,6 +162,22 @@ enum PDFStatementReader {
         return cells
     }
 
+    /// A header's two lines as one: a title on the second line under one on the first is its
+    /// continuation ("Value" over "Date" is "Value Date"); one under none is a title of its own.
+    static func stacked(_ top: [Cell], _ bottom: [Cell]) -> [Cell] {
+        var cells = top
+        for cell in bottom {
+            let overlaps = cells.indices.map { min(cell.end, cells[$0].end) - max(cell.start, cells[$0].start) }
+            if let best = overlaps.indices.max(by: { overlaps[$0] < overlaps[$1] }), overlaps[best] > 0 {
+                let above = cells[best]
+                cells[best] = Cell(start: min(above.start, cell.start), end: max(above.end, cell.end), text: above.text + " " + cell.text)
+            } else {
+                cells.append(cell)
+            }
+        }
+        return cells.sorted { $0.start < $1.start }
+    }
+
     /// The header cell a cell belongs to: the one it overlaps most, else the nearest.
     static func column(of cell: Cell, in header: [Cell]) -> Int {
         var best = 0
@@ -181,17 +197,35 @@ enum PDFStatementReader {
     static func read(layout: String, path: String, options: StatementOptions) throws(StatementError) -> Statement {
         let lines = lines(layout)
         let cellsOfLine = lines.map { cells($0.text) }
+        // The header: one line, or two when its titles wrap ("Value" over "Date").
+        func candidates(at index: Int) -> [(cells: [Cell], lines: Int)] {
+            let one = cellsOfLine[index]
+            guard !one.isEmpty else { return [] }
+            guard index + 1 < cellsOfLine.count, !cellsOfLine[index + 1].isEmpty else { return [(one, 1)] }
+            return [(one, 1), (Self.stacked(one, cellsOfLine[index + 1]), 2)]
+        }
         let profile = try CSVStatementReader.profile(path: path, options: options) { profile in
             let header = profile.header.map(\.value)
-            return cellsOfLine.contains { $0.map(\.text) == header }
+            return cellsOfLine.indices.contains { index in candidates(at: index).contains { $0.cells.map(\.text) == header } }
         }
-        guard let headerIndex = cellsOfLine.firstIndex(where: { cells in
-            let texts = cells.map(\.text)
-            return profile.map { texts == $0.header.map(\.value) } ?? (CSVStatementReader.headerRoles(texts) != nil)
-        }) else {
+        var found: (index: Int, cells: [Cell], lines: Int)?
+        for index in cellsOfLine.indices {
+            if let match = candidates(at: index).first(where: { candidate in
+                let texts = candidate.cells.map(\.text)
+                return profile.map { texts == $0.header.map(\.value) } ?? (CSVStatementReader.headerRoles(texts) != nil)
+            }) {
+                found = (index, match.cells, match.lines)
+                break
+            }
+        }
+        guard let found else {
             throw StatementError(path: path, reason: "no table in the PDF's text: no line names a date column and an amount (or debit and credit) column, and no statement profile's header is there")
         }
-        let header = cellsOfLine[headerIndex]
+        // The header's last line; the lines before its first are the preamble.
+        let headerStart = found.index
+        let headerIndex = found.index + found.lines - 1
+        let headerLineTexts = (headerStart...headerIndex).map { cellsOfLine[$0].map(\.text) }
+        let header = found.cells
         let headerTexts = header.map(\.text)
         var indices: [StatementProfile.Column: Int] = [:]
         if let profile, let columns = StatementColumns(profile: profile, header: headerTexts) {
@@ -203,6 +237,9 @@ enum PDFStatementReader {
             throw StatementError(path: path, reason: "the table's header has no date column")
         }
         let moneyColumns = Set([StatementProfile.Column.amount, .debit, .credit, .balance].compactMap { indices[$0] })
+        // Rows may give the day and month only ("09-Sep"): their year is the statement period's,
+        // the latest dated day above the table.
+        let reference = Self.latestDate(in: lines[..<headerStart].map { String($0.text) })
         let scratch = MatchScratch()
         let skips = (profile?.skip ?? []).compactMap { try? Pattern($0.value, options: [], jit: false) }
         let accountType = profile?.accountType == "card" ? "card" : options.accountType
@@ -210,7 +247,7 @@ enum PDFStatementReader {
         // The table: the lines above the header that may name the account, the header, the rows.
         var rows: [[String]] = []
         var rowLines: [Int] = []
-        for (line, cells) in zip(lines[..<headerIndex], cellsOfLine[..<headerIndex]) where Self.mayNameAccount(cells, profile) {
+        for (line, cells) in zip(lines[..<headerStart], cellsOfLine[..<headerStart]) where Self.mayNameAccount(cells, profile) {
             rows.append([cells.map(\.text).joined(separator: " ")])
             rowLines.append(line.number)
         }
@@ -229,7 +266,9 @@ enum PDFStatementReader {
                 continue
             }
             let text = String(line.text)
-            if skips.contains(where: { (try? $0.matches(text, scratch: scratch)) == true }) || cells.map(\.text) == headerTexts {
+            let texts = cells.map(\.text)
+            if skips.contains(where: { (try? $0.matches(text, scratch: scratch)) == true }) || texts == headerTexts
+                || headerLineTexts.contains(texts) {
                 open = nil
                 continue
             }
@@ -238,7 +277,7 @@ enum PDFStatementReader {
                 let column = column(of: cell, in: header)
                 values[column] = values[column].isEmpty ? cell.text : values[column] + " " + cell.text
             }
-            if Self.isDate(values[dateColumn]) {
+            if Self.isDate(values[dateColumn], reference: reference) {
                 rows.append(values)
                 rowLines.append(line.number)
                 open = rows.count - 1
@@ -265,6 +304,9 @@ enum PDFStatementReader {
         var statement = try CSVStatementReader.read(rows: rows, format: .pdf, profile: profile, path: path,
                                                      options: options, lines: rowLines)
         statement.skipped += skipped
+        if let reference {
+            for index in statement.entries.indices { statement.entries[index].dateReference = reference }
+        }
         let before = lines.prefix { $0.number < (firstRowLine ?? Int.max) }.map { String($0.text) }
         let after = lines.drop { $0.number <= (lastRowLine ?? Int.max) }.map { String($0.text) }
         statement.opening = balance(profile?.openingBalance?.value, in: layout, lines: before, opening: true, scratch: scratch)
@@ -304,12 +346,28 @@ enum PDFStatementReader {
         return merged
     }
 
-    /// Whether a date cell holds a date (day and month in either order, or a month's name).
-    static func isDate(_ text: String) -> Bool {
+    /// Whether a date cell holds a date (day and month in either order, or a month's name; without
+    /// a year when there is a `reference` to read it near).
+    static func isDate(_ text: String, reference: LocalDate? = nil) -> Bool {
         guard text.contains(where: \.isNumber), text.count <= 24 else { return false }
         return [DateOrder.dayMonthYear, .monthDayYear].contains { order in
-            (try? DateNormalizer(format: nil, order: order).normalize(text, reference: nil)) != nil
+            (try? DateNormalizer(format: nil, order: order).normalize(text, reference: reference)) != nil
         }
+    }
+
+    /// The latest date with a year in `lines` (a statement period's end: "01 Jul 24 - 30 Sep 24").
+    static func latestDate(in lines: [String]) -> LocalDate? {
+        let scratch = MatchScratch()
+        var latest: LocalDate?
+        for line in lines {
+            var from = 0
+            while let match = try? someDate.firstMatch(in: line, from: from, scratch: scratch), let whole = match[0] {
+                from = whole.upperBound
+                guard let date = try? DateNormalizer().normalize(line.utf8Slice(whole), reference: nil) else { continue }
+                if latest.map({ date > $0 }) ?? true { latest = date }
+            }
+        }
+        return latest
     }
 
     /// Whether a cell holds an amount of money: digits with two decimals ("1,234.56", "- Rs.85.00", "300.00 CR").

@@ -68,6 +68,69 @@ struct PDFStatementReaderTests {
         #expect(statement.closing == StatementBalance(amount: "2,250.00", date: "30/11/2026"))
     }
 
+    /// An Australian bank's layout: the period at the top right, days and months without a year,
+    /// signed debits, a closing balance line inside the table, a footer that says it continues.
+    static let yearless = """
+                                                          Everyday statement.
+                                                          Statement period
+                                                          01 Oct 25 - 31 Dec 25
+
+                               Ana Ruiz
+                               12 HARBOUR ST
+
+              Account name     Everyday                   Opening balance         120.00
+              Account number   123456789
+                                                          Closing balance    98.40
+
+        Transactions
+        Date     Processed   Description       Debits ($)   Credits ($)   Balance ($)
+
+        02-Nov   03-Nov      From: Pat Lee                  40.00         160.00
+                             birthday gift
+        05-Nov   05-Nov      To: Acc 987654    -21.60                     138.40
+        28-Dec   28-Dec      Card purchase     -40.00                     98.40
+                             CORNER GROCER
+                             Closing Balance                              98.40
+        Page 1 of 2 | Statement continues over
+                        Account security tips
+        """
+
+    @Test("dates without a year are read in the statement period; a closing balance line in the table is no row")
+    func yearlessDates() throws {
+        let statement = try read(Self.yearless, StatementOptions(country: "AU"))
+        #expect(statement.entries.map(\.description) == ["From: Pat Lee birthday gift", "To: Acc 987654", "Card purchase CORNER GROCER"])
+        #expect(statement.entries.map(\.dateReference) == Array(repeating: LocalDate(year: 2025, month: 12, day: 31), count: 3))
+        #expect(statement.entries.map(\.direction) == [.credit, .debit, .debit])
+        #expect(statement.opening?.amount == "120.00")
+        #expect(statement.closing?.amount == "98.40")
+        #expect(statement.skipped.isEmpty, "\(statement.skipped)")
+        let worker = RuleEngine(rules: RuleCompiler.compile(.init()).0).makeWorker()
+        #expect(statement.entries.compactMap { worker.read($0).transaction?.date?.description } == ["2025-11-02", "2025-11-05", "2025-12-28"])
+        #expect(statement.entries.first?.account == "123456789")
+    }
+
+    @Test("a header whose titles wrap over two lines is one header; a profile names it as read")
+    func twoLineHeader() throws {
+        let layout = """
+            Txn          Value        Description              Ref No./Cheque        Debit       Credit      Balance
+            Date         Date                                  No.
+
+            1 Nov 2026   1 Nov 2026   TO TRANSFER-UPI/DR/6318  TRANSFER TO 4897      450.00                 24,550.00
+            """
+        #expect(PDFStatementReader.stacked(PDFStatementReader.cells("Txn          Value        Description"),
+                                           PDFStatementReader.cells("Date         Date")).map(\.text)
+            == ["Txn Date", "Value Date", "Description"])
+        let at = SourceLocation(file: "p.yaml", line: 1, column: 1)
+        var profile = StatementProfile(id: Located("two.lines", at: at), location: at)
+        profile.header = ["Txn Date", "Value Date", "Description", "Ref No./Cheque No.", "Debit", "Credit", "Balance"]
+            .map { Located($0, at: at) }
+        profile.columns = [.date: Located("Txn Date", at: at), .description: Located("Description", at: at),
+                           .debit: Located("Debit", at: at), .credit: Located("Credit", at: at), .balance: Located("Balance", at: at)]
+        let statement = try read(layout, StatementOptions(country: "IN", profiles: [profile]))
+        #expect(statement.entries.map(\.amount) == ["450.00"])
+        #expect(statement.entries.map(\.description) == ["TO TRANSFER-UPI/DR/6318"])
+    }
+
     @Test("a time under the date, and a reference under the payee, continue the row")
     func wallet() throws {
         let statement = try read("""
