@@ -234,6 +234,34 @@ struct ImportEndToEndTests {
                 "\(result.stdout)\(result.stderr)")
     }
 
+    @Test("a row-pattern profile's examples are lines of the statement's text, run under spendlex test")
+    func rowPatternExamplesAreTests() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("spendlex-profile-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let file = folder.appendingPathComponent("ragged.yaml")
+        try Data(#"""
+            statement: ragged.pdf
+            country: US
+            header: [Transaction Date, Details, Amount]
+            row: '^(?<date>\d{4}-\d{2}-\d{2})\s+(?<description>.+?)\s+(?<amount>[\d,]+\.\d{2} (?:DR|CR))\s*$'
+            examples:
+              - row: '2026-11-02 Coffee at Blue Bottle 4.50 DR'
+                expect: {direction: debit, amount: '4.50', currency: USD, merchant: Coffee at Blue Bottle}
+              - row: '2026-11-03 Salary ACME   2,000.00 CR'
+                expect: {direction: debit}
+              - row: 'Total 2,004.50'
+
+            """#.utf8).write(to: file)
+        let result = try spendlex(["test", file.path, "grammars"])
+        #expect(result.status == 1)
+        let output = result.stdout + result.stderr
+        #expect(output.contains("1 passed, 2 failed"), "\(output)")
+        #expect(output.contains("ragged.yaml:9:25: error: example of 'ragged.pdf' failed: direction: expected \"debit\", got \"credit\" [test.failed]"),
+                "\(output)")
+        #expect(output.contains("ragged.yaml:10:10: error: example of 'ragged.pdf' failed: the row pattern does not match the example [test.failed]"),
+                "\(output)")
+    }
+
     @Test("suggest drafts a profile for a layout import cannot read; it passes spendlex test, and import then reads the file")
     func suggestDraftsAProfile() throws {
         let file = Self.folder + "odd-layout.csv"

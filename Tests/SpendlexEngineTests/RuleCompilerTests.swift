@@ -108,5 +108,12 @@ struct RuleCompilerTests {
             closing_balance: 'Closing Balance [\\d,.]+'
             """])
         #expect(places(diagnostics) == ["pattern.syntax 4:8", "rule.invalidValue 6:18"], "\(diagnostics.map(\.message))")
+        // A row pattern needs a date and an amount; columns are then not needed.
+        let (_, rowDiagnostics) = compile(["statements/y.yaml": """
+            statement: y.pdf
+            header: [Date, Amount]
+            row: '^(?<day>\\S+) (?<amount>\\S+)$'
+            """])
+        #expect(places(rowDiagnostics) == ["rule.invalidValue 3:6"], "\(rowDiagnostics.map(\.message))")
     }
 }

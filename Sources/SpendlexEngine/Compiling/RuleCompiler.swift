@@ -56,14 +56,18 @@ public enum RuleCompiler {
                     diagnostics.append(Diagnostic(.ruleInvalidValue, .error, at: format.location, "invalid date format: \(error.message)"))
                 }
             }
-            for (pattern, needsAmount) in profile.skip.map({ ($0, false) })
-                + [profile.openingBalance, profile.closingBalance].compactMap({ $0.map { ($0, true) } }) {
+            enum Use { case line, balance, row }
+            for (pattern, use) in profile.skip.map({ ($0, Use.line) }) + [profile.continuation].compactMap({ $0.map { ($0, Use.line) } })
+                + [profile.openingBalance, profile.closingBalance].compactMap({ $0.map { ($0, Use.balance) } })
+                + [profile.row].compactMap({ $0.map { ($0, Use.row) } }) {
                 do {
                     let compiled = try Pattern(pattern.value, options: .multiline, jit: false)
-                    if needsAmount, compiled.groupNumber(named: "amount") == nil {
-                        diagnostics.append(Diagnostic(.ruleInvalidValue, .error, at: pattern.location,
-                                                      "a balance pattern needs a group named `amount`"))
+                    let problem = switch use {
+                    case .line: nil as String?
+                    case .balance: compiled.groupNumber(named: "amount") == nil ? "a balance pattern needs a group named `amount`" : nil
+                    case .row: StatementRowPattern.problem(compiled)
                     }
+                    if let problem { diagnostics.append(Diagnostic(.ruleInvalidValue, .error, at: pattern.location, problem)) }
                 } catch {
                     diagnostics.append(Diagnostic(.patternSyntax, .error, at: pattern.location,
                                                   "invalid pattern: \(error.message) (at offset \(error.offset))"))

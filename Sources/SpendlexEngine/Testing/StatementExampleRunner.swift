@@ -7,10 +7,23 @@ enum StatementExampleRunner {
         for profile in profiles where !profile.examples.isEmpty {
             report.statementProfiles += 1
             let id = profile.id.value
-            guard let columns = StatementColumns(profile: profile, header: profile.header.map(\.value)) else { continue }
+            // A profile with a row pattern reads an example as a line of the statement's text.
+            let rowPattern = StatementRowPattern(profile)
+            let table = rowPattern?.tableProfile(profile) ?? profile
+            guard let columns = StatementColumns(profile: table, header: table.header.map(\.value)) else { continue }
             for (index, example) in profile.examples.enumerated() {
                 report.examples += 1
-                let cells = StatementColumns.split(example.row.value, profile.delimiter)
+                let cells: [String]
+                if let rowPattern {
+                    guard let matched = rowPattern.cells(example.row.value, scratch: worker.scratch) else {
+                        report.record(RuleTestCase(suite: id, name: "\(id) example \(index + 1)", location: example.row.location,
+                                                   failures: [.testFailed(id, "the row pattern does not match the example", at: example.row.location)]))
+                        continue
+                    }
+                    cells = matched
+                } else {
+                    cells = StatementColumns.split(example.row.value, profile.delimiter)
+                }
                 let failures: [Diagnostic]
                 switch columns.row(cells, id: "\(id)#example\(index + 1)", file: nil, line: example.row.location.line,
                                    bank: profile.bank ?? "statement", account: nil, accountType: profile.accountType,

@@ -227,13 +227,15 @@ enum PDFStatementReader {
         let headerLineTexts = (headerStart...headerIndex).map { cellsOfLine[$0].map(\.text) }
         let header = found.cells
         let headerTexts = header.map(\.text)
+        // A profile's row pattern reads the rows; else the header's columns do.
+        let rowPattern = profile.flatMap(StatementRowPattern.init)
         var indices: [StatementProfile.Column: Int] = [:]
         if let profile, let columns = StatementColumns(profile: profile, header: headerTexts) {
             indices = columns.indices
         } else {
             for (role, index) in CSVStatementReader.headerRoles(headerTexts) ?? [:] { indices[role.column] = index }
         }
-        guard let dateColumn = indices[.date] else {
+        guard let dateColumn = indices[.date] ?? (rowPattern != nil ? 0 : nil) else {
             throw StatementError(path: path, reason: "the table's header has no date column")
         }
         let moneyColumns = Set([StatementProfile.Column.amount, .debit, .credit, .balance].compactMap { indices[$0] })
@@ -251,7 +253,7 @@ enum PDFStatementReader {
             rows.append([cells.map(\.text).joined(separator: " ")])
             rowLines.append(line.number)
         }
-        rows.append(headerTexts)
+        rows.append(rowPattern?.header ?? headerTexts)
         rowLines.append(lines[headerIndex].number)
         let firstRow = rows.count
         var skipped: [String] = []
@@ -270,6 +272,24 @@ enum PDFStatementReader {
             if skips.contains(where: { (try? $0.matches(text, scratch: scratch)) == true }) || texts == headerTexts
                 || headerLineTexts.contains(texts) {
                 open = nil
+                continue
+            }
+            if let rowPattern {
+                if let values = rowPattern.cells(text, scratch: scratch) {
+                    rows.append(values)
+                    rowLines.append(line.number)
+                    open = rows.count - 1
+                    firstRowLine = firstRowLine ?? line.number
+                    lastRowLine = line.number
+                } else if let row = open, let merged = rowPattern.continuing(rows[row], with: text, scratch: scratch) {
+                    rows[row] = merged
+                    lastRowLine = line.number
+                } else {
+                    open = nil
+                    if (try? Self.lastAmount.firstMatch(in: text, scratch: scratch)) != nil, !Self.isBalanceLine(text) {
+                        skipped.append(Self.stray(path, line, amount: nil, cells))
+                    }
+                }
                 continue
             }
             var values = [String](repeating: "", count: header.count)
@@ -291,17 +311,15 @@ enum PDFStatementReader {
                 continue
             }
             open = nil
-            if let money = moneyColumns.sorted().first(where: { Self.isMoney(values[$0]) }) {
-                let isBalance = Self.balanceLine(text, opening: true) != nil || Self.balanceLine(text, opening: false) != nil
-                if !isBalance {
-                    skipped.append("\(path):\(line.number): skipped: page \(line.page): an amount (\(values[money])) on a line that is no row of the table (\(cells.map(\.text).joined(separator: " ").prefix(60)))")
-                }
+            if let money = moneyColumns.sorted().first(where: { Self.isMoney(values[$0]) }), !Self.isBalanceLine(text) {
+                skipped.append(Self.stray(path, line, amount: values[money], cells))
             }
         }
         guard rows.count > firstRow else {
             throw StatementError(path: path, reason: "the PDF's table (header at line \(lines[headerIndex].number)) has no rows with a date")
         }
-        var statement = try CSVStatementReader.read(rows: rows, format: .pdf, profile: profile, path: path,
+        let tableProfile = profile.map { profile in rowPattern?.tableProfile(profile) ?? profile }
+        var statement = try CSVStatementReader.read(rows: rows, format: .pdf, profile: tableProfile, path: path,
                                                      options: options, lines: rowLines)
         statement.skipped += skipped
         if let reference {
@@ -316,6 +334,17 @@ enum PDFStatementReader {
             statement.closing = statement.closing.map(owed)
         }
         return statement
+    }
+
+    /// Whether a line states an opening or a closing balance.
+    static func isBalanceLine(_ text: String) -> Bool {
+        balanceLine(text, opening: true) != nil || balanceLine(text, opening: false) != nil
+    }
+
+    /// What a line outside the rows with an amount is reported as.
+    private static func stray(_ path: String, _ line: Line, amount: String?, _ cells: [Cell]) -> String {
+        let text = cells.map(\.text).joined(separator: " ").prefix(60)
+        return "\(path):\(line.number): skipped: page \(line.page): an amount\(amount.map { " (\($0))" } ?? "") on a line that is no row of the table (\(text))"
     }
 
     /// Whether a line above the header is kept for finding the account number: it names an
@@ -385,7 +414,7 @@ enum PDFStatementReader {
     private static let closingWords = try! Pattern(
         #"(?i)\b(?:closing\s+bal(?:ance)?|balance\s+(?:c/?f|carried\s+forward)|carried\s+forward|new\s+balance|balance\s+as\s+(?:on|of|at)|saldo\s+(?:final|actual)|solde\s+(?:final|nouveau)|endsaldo|neuer\s+kontostand)\b"#)
     /// The last amount on a line (with a credit or debit mark), and a date on it.
-    private static let lastAmount = try! Pattern(#"(?<amount>[-+]?\(?\d[\d,.'\x{A0}]*[.,]\d{2}\)?(?:\s?(?i:cr|dr)\b)?)(?!.*\d[.,]\d{2})"#)
+    static let lastAmount = try! Pattern(#"(?<amount>[-+]?\(?\d[\d,.'\x{A0}]*[.,]\d{2}\)?(?:\s?(?i:cr|dr)\b)?)(?!.*\d[.,]\d{2})"#)
     private static let someDate = try! Pattern(#"\b(?<date>\d{4}-\d{2}-\d{2}|\d{1,2}[-/. ](?:\d{1,2}|\p{L}{3,9})[-/. ,]+\d{2,4})\b"#)
 
     /// A balance a line states (`opening`: an opening one), from its words.

@@ -5,8 +5,8 @@ import Yams
 /// columns, a delimiter that is not one character, an example without a row.
 enum StatementProfileFileReader {
     static let keys = ["statement", "bank", "country", "description", "card", "delimiter", "header", "columns",
-                       "date_format", "decimal", "sign", "account_label", "skip", "opening_balance", "closing_balance",
-                       "examples"]
+                       "date_format", "decimal", "sign", "account_label", "row", "continuation", "skip", "opening_balance",
+                       "closing_balance", "examples"]
 
     static func read(_ root: Node, with reader: inout NodeReader) -> StatementProfile? {
         guard let entries = reader.entries(of: root, context: "a statement profile", allowed: keys),
@@ -50,6 +50,8 @@ enum StatementProfileFileReader {
             case "sign":
                 if let sign = reader.choice(node, key: "sign", as: StatementProfile.Sign.self) { profile.sign = sign.value }
             case "account_label": profile.accountLabel = reader.string(node, key: "account_label")?.value
+            case "row": profile.row = reader.string(node, key: "row")
+            case "continuation": profile.continuation = reader.string(node, key: "continuation")
             case "skip": profile.skip = reader.list(node, key: "skip").compactMap { reader.string($0, key: "a skip pattern") }
             case "opening_balance": profile.openingBalance = reader.string(node, key: "opening_balance")
             case "closing_balance": profile.closingBalance = reader.string(node, key: "closing_balance")
@@ -83,7 +85,7 @@ enum StatementProfileFileReader {
                 reader.report(.missingKey("amount (or debit and credit)", in: "the columns of statement profile '\(id.value)'",
                                           at: key.location))
             }
-        } else {
+        } else if profile.row == nil {
             reader.report(.missingKey("columns", in: "statement profile '\(id.value)'", at: profile.location))
         }
         return profile

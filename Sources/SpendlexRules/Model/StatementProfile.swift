@@ -47,6 +47,14 @@ public struct StatementProfile: Sendable {
     public var sign: Sign = .negativeIsDebit
     /// The label of the cell, above the header, that the account number follows ("Account Number").
     public var accountLabel: String?
+    /// PDF statements whose columns do not line up: a PCRE2 pattern a row's line matches, its
+    /// named groups the columns (`date`, `description`, `payee`, `reference`, `amount` or `debit`
+    /// and `credit`, `balance`, `currency`); `columns` is then not needed, and an example's `row`
+    /// is a line of the statement's text.
+    public var row: Located<String>?
+    /// With `row`: a pattern the lines below a row match when they continue it, its groups added
+    /// to the row's (a description's second line).
+    public var continuation: Located<String>?
     /// PDF statements: lines of the page text that are never rows nor parts of one (a page's
     /// running title, a legend), as PCRE2 patterns.
     public var skip: [Located<String>] = []

@@ -131,6 +131,29 @@ struct PDFStatementReaderTests {
         #expect(statement.entries.map(\.description) == ["TO TRANSFER-UPI/DR/6318"])
     }
 
+    @Test("a profile's row pattern reads rows whose columns do not line up; its continuation pattern the lines below")
+    func rowPattern() throws {
+        let at = SourceLocation(file: "r.yaml", line: 1, column: 1)
+        var profile = StatementProfile(id: Located("ragged.pdf", at: at), location: at)
+        profile.header = ["Transaction Date", "Details", "Amount"].map { Located($0, at: at) }
+        profile.row = Located(#"^(?<date>\d{4}-\d{2}-\d{2})\s+(?<description>.+?)\s+(?<amount>[\d,]+\.\d{2} (?:DR|CR))\s*$"#, at: at)
+        profile.continuation = Located(#"^\s+(?<description>\S.*)$"#, at: at)
+        profile.country = "US"
+        let statement = try read("""
+            Transaction Date   Details                               Amount
+            2026-11-02 Coffee at Blue Bottle 4.50 DR
+            2026-11-03 Salary ACME   2,000.00 CR
+              November payroll
+            Total 2,004.50
+            """, StatementOptions(profiles: [profile]))
+        #expect(statement.entries.map(\.description) == ["Coffee at Blue Bottle", "Salary ACME November payroll"])
+        #expect(statement.entries.map(\.amount) == ["4.50 DR", "2,000.00 CR"])
+        #expect(statement.entries.map(\.line) == [2, 3])
+        #expect(statement.skipped == ["s.pdf:5: skipped: page 1: an amount on a line that is no row of the table (Total 2,004.50)"])
+        let worker = RuleEngine(rules: RuleCompiler.compile(.init()).0).makeWorker()
+        #expect(statement.entries.compactMap { worker.read($0).transaction?.direction } == [.debit, .credit])
+    }
+
     @Test("a time under the date, and a reference under the payee, continue the row")
     func wallet() throws {
         let statement = try read("""
