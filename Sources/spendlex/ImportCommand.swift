@@ -72,32 +72,45 @@ struct Import: ParsableCommand {
         let engine = try rules.engine()
         let options = StatementOptions(bank: bank, country: country?.uppercased(), accountType: card ? "card" : "account",
                                        profiles: engine.rules.rules.statementProfiles, profile: profile)
-        let result = StatementImport.run(files: files, options: options, account: account, worker: engine.makeWorker())
-        for problem in result.problems { Stderr.write(problem + "\n") }
-
+        // Records are printed and stored a batch at a time as the statements are read: nothing
+        // of a large statement is held.
         let printTransactions = store == nil || output != nil || format != .jsonl
-        if printTransactions {
-            let out = try OutputStream(path: output)
-            let writer = TransactionWriter(format: format)
-            out.write(bytes: Array(writer.header.utf8))
-            var rows: [UInt8] = []
-            for transaction in result.transactions { writer.appendRow(transaction, to: &rows) }
-            out.write(bytes: rows)
-            try out.finish(name: output ?? "the output")
-        }
-        var stored: RunCounts?
+        let out = printTransactions ? try OutputStream(path: output) : nil
+        let writer = TransactionWriter(format: format)
+        out?.write(bytes: Array(writer.header.utf8))
+        var ledger: Ledger?
+        var run: Int64?
         if let store {
-            let ledger: Ledger
             do { ledger = try Ledger(path: store) } catch {
                 throw ValidationError("cannot open the ledger \(store): \(error)")
             }
-            let run = try ledger.beginRun(inputs: files)
+            run = try ledger?.beginRun(inputs: files)
+        }
+        var stored = RunCounts()
+        var storeFailure: (any Error)?
+        var rows: [UInt8] = []
+        let result = StatementImport.run(files: files, options: options, account: account, worker: engine.makeWorker()) { batch in
+            if let out {
+                rows.removeAll(keepingCapacity: true)
+                for record in batch { if let transaction = record.transaction { writer.appendRow(transaction, to: &rows) } }
+                out.write(bytes: rows)
+            }
+            guard let ledger, let run, storeFailure == nil else { return }
             do {
-                var counts = try ledger.write(result.records, run: run)
+                var counts = try ledger.write(batch, run: run)
+                counts.skipped = batch.count - counts.messages
+                stored.add(counts)
+            } catch {
+                storeFailure = error
+            }
+        }
+        for problem in result.problems { Stderr.write(problem + "\n") }
+        try out?.finish(name: output ?? "the output")
+        if let ledger, let run {
+            do {
+                if let storeFailure { throw storeFailure }
                 try ledger.record(result.balances)
-                counts.skipped = result.records.count - counts.messages
-                try ledger.finishRun(run, counts: counts)
-                stored = counts
+                try ledger.finishRun(run, counts: stored)
             } catch {
                 try? ledger.finishRun(run, counts: RunCounts(), failure: "writing the ledger failed: \(error)")
                 Stderr.write("error: writing the ledger failed: \(error)\n")
@@ -105,21 +118,20 @@ struct Import: ParsableCommand {
             }
         }
         if !quiet {
-            let transactions = result.transactions.count
-            let errors = result.records.count - transactions
+            let errors = result.entryCount - result.transactionCount
             let formats = result.entriesByFormat.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
-            var summary = "\(files.count) file\(files.count == 1 ? "" : "s"): \(result.records.count) entries"
+            var summary = "\(files.count) file\(files.count == 1 ? "" : "s"): \(result.entryCount) entries"
             if !formats.isEmpty { summary += " (\(formats))" }
-            summary += ", \(transactions) transactions, \(errors) errors"
+            summary += ", \(result.transactionCount) transactions, \(errors) errors"
             if !result.unreadable.isEmpty { summary += ", \(result.unreadable.count) unreadable" }
             if !result.unbalanced.isEmpty { summary += ", \(result.unbalanced.count) not adding up" }
             Stderr.write(summary + "\n")
-            if let store, let stored {
+            if let store {
                 Stderr.write("ledger \(store): \(stored.transactions) transactions stored, \(stored.duplicates) linked as "
                              + "duplicates, \(stored.skipped) already in the ledger\n")
             }
         }
-        if !result.unreadable.isEmpty || !result.unbalanced.isEmpty || result.records.contains(where: { $0.transaction == nil }) {
+        if !result.unreadable.isEmpty || !result.unbalanced.isEmpty || result.entryCount > result.transactionCount {
             throw ExitStatus.badInput
         }
     }

@@ -169,9 +169,35 @@ public struct StatementColumns: Sendable {
         // Most descriptions start with none of these words' letters, or are too long for them.
         guard let first = description.unicodeScalars.first, "tTgGcCoObBsSaAeE".unicodeScalars.contains(first),
               description.utf8.count < 64 else { return false }
-        let folded = description.lowercased().split { !$0.isLetter }.joined(separator: " ")
-        return ["total", "totals", "grand total", "closing balance", "opening balance", "balance brought forward",
-                "balance carried forward", "saldo inicial", "saldo final", "solde initial", "solde final", "anfangssaldo",
-                "endsaldo", "summe"].contains { folded == $0 || folded.hasPrefix($0 + " ") }
+        // Read from the bytes: lower-casing and splitting each description into words was a
+        // twelfth of importing a large statement.
+        return description.withUTF8Bytes { bytes in summaryWords.contains { Self.startsWithWords($0, bytes) } }
+    }
+
+    /// What a summary row's description is, or starts with as whole words.
+    private static let summaryWords: [[UInt8]] = [
+        "total", "totals", "grand total", "closing balance", "opening balance", "balance brought forward",
+        "balance carried forward", "saldo inicial", "saldo final", "solde initial", "solde final", "anfangssaldo",
+        "endsaldo", "summe",
+    ].map { Array($0.utf8) }
+
+    /// Whether `bytes`, read as words (runs of letters, ASCII case ignored; every other byte
+    /// apart from letters of other scripts a separator), start with the words of `phrase` (ASCII,
+    /// one space between words) and then end or go on with another word.
+    static func startsWithWords(_ phrase: [UInt8], _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) &- 0x61 < 26 || byte >= 0x80 }
+        var index = 0
+        while index < bytes.count, !isLetter(bytes[index]) { index += 1 }
+        for want in phrase {
+            if want == 0x20 {
+                // A run of separators between words.
+                guard index < bytes.count, !isLetter(bytes[index]) else { return false }
+                while index < bytes.count, !isLetter(bytes[index]) { index += 1 }
+                continue
+            }
+            guard index < bytes.count, bytes[index] | 0x20 == want else { return false }
+            index += 1
+        }
+        return index == bytes.count || !isLetter(bytes[index])
     }
 }

@@ -100,6 +100,59 @@ enum CSVStatementReader {
         return try read(rows: rows, format: .csv, profile: profile, path: path, options: options)
     }
 
+    /// Reads a UTF-8 CSV file row by row, twice: once for what its values tell (the order of its
+    /// dates, its decimal mark; until they can tell nothing more), once for its entries, each
+    /// handed to `body` as it is read. Only the first rows are held. `head`: its first lines.
+    static func stream(path: String, head lines: [String], options: StatementOptions,
+                       body: (StatementEntry) -> Void) throws(StatementError) -> Statement {
+        let profile = try self.profile(path: path, options: options) { candidate in lines.contains { matches(candidate, $0) } }
+        guard let delimiter = profile.map({ $0.delimiter.unicodeScalars.first! }) ?? delimiter(of: lines) else {
+            throw StatementError(path: path, reason: "no delimiter (`,` `;` tab `|`) the first lines agree on")
+        }
+        guard Character(delimiter).isASCII else {
+            // A delimiter of more than one byte (a profile's): the file is read whole.
+            var statement = try StatementReader.read(path: path, options: options)
+            statement.entries.forEach(body)
+            statement.entries = []
+            return statement
+        }
+        func rows() throws(StatementError) -> CSVRecordReader {
+            guard let reader = CSVRecordReader(path: path, delimiter: Character(delimiter)) else {
+                throw StatementError(path: path, reason: "cannot open the file")
+            }
+            return reader
+        }
+        func checked(_ reader: CSVRecordReader) throws(StatementError) {
+            if let error = reader.error { throw StatementError(path: path, reason: "the file cannot be read: \(error)") }
+        }
+        // The first rows (the header, and what is above it); then the rest for what it tells.
+        let reader = try rows()
+        var head: [[String]] = []
+        while head.count < 30, let row = reader.next() { head.append(row) }
+        var table = try Table(head: head, format: .csv, profile: profile, path: path, options: options)
+        var detector = table.detector
+        for row in head[(table.headerIndex + 1)...] where !detector.isDone { detector.feed(row) }
+        while !detector.isDone, let row = reader.next() { detector.feed(row) }
+        try checked(reader)
+        table.settle(detector)
+        var statement = Statement(format: .csv)
+        statement.decimalMark = table.columns.decimalMark
+        // The entries, row by row.
+        let again = try rows()
+        var index = 0
+        while let cells = again.next() {
+            defer { index += 1 }
+            guard index > table.headerIndex else { continue }
+            switch table.row(cells, line: index + 1) {
+            case .entry(let entry): body(entry)
+            case .skipped(let why): statement.skipped.append("\(path):\(index + 1): skipped: \(why)")
+            case .blank: continue
+            }
+        }
+        try checked(again)
+        return statement
+    }
+
     /// The profile a table's first rows have the header of.
     static func profile(of rows: [[String]], path: String, options: StatementOptions) throws(StatementError) -> StatementProfile? {
         try profile(path: path, options: options) { profile in
@@ -128,53 +181,123 @@ enum CSVStatementReader {
     /// from 1, or by `lines` (each row's line in the file).
     static func read(rows: [[String]], format: StatementFormat, profile: StatementProfile?, path: String,
                      options: StatementOptions, lines: [Int]? = nil) throws(StatementError) -> Statement {
+        var table = try Table(head: Array(rows.prefix(30)), format: format, profile: profile, path: path, options: options)
+        let body = rows[(table.headerIndex + 1)...]
+        var detector = table.detector
+        for cells in body where !detector.isDone { detector.feed(cells) }
+        table.settle(detector)
         var statement = Statement(format: format)
-        var columns: StatementColumns
-        let headerIndex: Int
-        if let profile {
-            guard let index = rows.prefix(30).firstIndex(where: { row in
-                row.map(StatementColumns.trimmed) == profile.header.map(\.value)
-            }), let found = StatementColumns(profile: profile, header: rows[index]) else {
-                throw StatementError(path: path, reason: "the header of statement profile '\(profile.id.value)' is not in the file")
-            }
-            (headerIndex, columns) = (index, found)
-        } else {
-            guard let index = rows.prefix(30).firstIndex(where: { headerRoles($0) != nil }),
-                  let roles = headerRoles(rows[index]) else {
-                throw StatementError(path: path, reason: "no header row naming a date column and an amount (or debit and credit) column")
-            }
-            var indices: [StatementProfile.Column: Int] = [:]
-            for (role, column) in roles { indices[role.column] = column }
-            (headerIndex, columns) = (index, StatementColumns(indices: indices, width: rows[index].count))
-        }
-        let body = Array(rows[(headerIndex + 1)...])
-        // What the file leaves open, read from its own values.
-        if columns.dateFormat == nil, let dateColumn = columns.indices[.date] {
-            columns.dateOrder = QIFStatementReader.dateOrder(
-                body.compactMap { $0.indices.contains(dateColumn) ? $0[dateColumn] : nil },
-                country: options.country ?? profile?.country ?? "XX")
-        }
-        if columns.decimalMark == .auto {
-            let amountColumns = [columns.indices[.amount], columns.indices[.debit], columns.indices[.credit], columns.indices[.balance]]
-                .compactMap { $0 }
-            columns.decimalMark = decimalMark(body.flatMap { row in amountColumns.compactMap { row.indices.contains($0) ? row[$0] : nil } })
-        }
-        statement.decimalMark = columns.decimalMark
-        let account = account(in: Array(rows[..<headerIndex]), label: profile?.accountLabel)
-        let bank = options.bank ?? profile?.bank ?? "statement"
-        let currency = options.localCurrency ?? profile?.country.flatMap(CurrencyNormalizer.defaultCode(forCountry:))
-        let accountType = profile?.accountType == "card" ? "card" : options.accountType
-        for (offset, cells) in body.enumerated() {
-            let number = lines.map { $0[headerIndex + 1 + offset] } ?? headerIndex + offset + 2
-            let id = StatementReader.entryID(format: format, account: account, ownID: nil, path: path, line: number)
-            switch columns.row(cells, format: format.rawValue, id: id, file: path, line: number, bank: bank, account: account, accountType: accountType,
-                               currency: currency) {
+        statement.decimalMark = table.columns.decimalMark
+        for (offset, cells) in zip(body.indices, body) {
+            let number = lines.map { $0[offset] } ?? offset + 1
+            switch table.row(cells, line: number) {
             case .entry(let entry): statement.entries.append(entry)
             case .skipped(let why): statement.skipped.append("\(path):\(number): skipped: \(why)")
             case .blank: continue
             }
         }
         return statement
+    }
+
+    /// A table's header and what its rows are read with: the header row found among the first
+    /// rows by a profile or by its names, the account number above it, the bank, currency and
+    /// account type. The order of its dates and its decimal mark are read from its own values
+    /// (`detector`, fed the body's rows, then `settle`) where the profile does not say.
+    struct Table {
+        let format: StatementFormat
+        let path: String
+        let headerIndex: Int
+        var columns: StatementColumns
+        let account: String?
+        let bank: String
+        let currency: String?
+        let accountType: String
+        let country: String
+
+        init(head rows: [[String]], format: StatementFormat, profile: StatementProfile?, path: String,
+             options: StatementOptions) throws(StatementError) {
+            if let profile {
+                guard let index = rows.firstIndex(where: { row in
+                    row.map(StatementColumns.trimmed) == profile.header.map(\.value)
+                }), let found = StatementColumns(profile: profile, header: rows[index]) else {
+                    throw StatementError(path: path, reason: "the header of statement profile '\(profile.id.value)' is not in the file")
+                }
+                (headerIndex, columns) = (index, found)
+            } else {
+                guard let index = rows.firstIndex(where: { headerRoles($0) != nil }), let roles = headerRoles(rows[index]) else {
+                    throw StatementError(path: path, reason: "no header row naming a date column and an amount (or debit and credit) column")
+                }
+                var indices: [StatementProfile.Column: Int] = [:]
+                for (role, column) in roles { indices[role.column] = column }
+                (headerIndex, columns) = (index, StatementColumns(indices: indices, width: rows[index].count))
+            }
+            self.format = format
+            self.path = path
+            account = CSVStatementReader.account(in: Array(rows[..<headerIndex]), label: profile?.accountLabel)
+            bank = options.bank ?? profile?.bank ?? "statement"
+            currency = options.localCurrency ?? profile?.country.flatMap(CurrencyNormalizer.defaultCode(forCountry:))
+            accountType = profile?.accountType == "card" ? "card" : options.accountType
+            country = options.country ?? profile?.country ?? "XX"
+        }
+
+        /// What reads the date order and the decimal mark from the body's rows.
+        var detector: Detector {
+            Detector(dateColumn: columns.dateFormat == nil ? columns.indices[.date] : nil,
+                     amountColumns: columns.decimalMark == .auto
+                         ? [columns.indices[.amount], columns.indices[.debit], columns.indices[.credit], columns.indices[.balance]]
+                             .compactMap { $0 } : [])
+        }
+
+        /// The date order and decimal mark the detector read (the country's order when no date told).
+        mutating func settle(_ detector: Detector) {
+            if columns.dateFormat == nil, columns.indices[.date] != nil {
+                columns.dateOrder = detector.dateOrder ?? DateOrder.forCountry(country)
+            }
+            if columns.decimalMark == .auto { columns.decimalMark = detector.decimalMark }
+        }
+
+        /// A body row as an entry (or why it is none); `line`: its number in the file.
+        func row(_ cells: [String], line: Int) -> StatementColumns.Row {
+            let id = StatementReader.entryID(format: format, account: account, ownID: nil, path: path, line: line)
+            return columns.row(cells, format: format.rawValue, id: id, file: path, line: line, bank: bank, account: account,
+                               accountType: accountType, currency: currency)
+        }
+    }
+
+    /// Reads a table's date order (the first date that tells it) and decimal mark (a comma or a
+    /// point before the last two digits of every amount) from its rows, one at a time.
+    struct Detector {
+        let dateColumn: Int?
+        let amountColumns: [Int]
+        private(set) var dateOrder: DateOrder?
+        private var comma = false
+        private var point = false
+
+        init(dateColumn: Int?, amountColumns: [Int]) {
+            self.dateColumn = dateColumn
+            self.amountColumns = amountColumns
+        }
+
+        /// Whether more rows can tell nothing more.
+        var isDone: Bool { (dateColumn == nil || dateOrder != nil) && (amountColumns.isEmpty || (comma && point)) }
+
+        mutating func feed(_ cells: [String]) {
+            if dateOrder == nil, let column = dateColumn, cells.indices.contains(column) {
+                dateOrder = QIFStatementReader.decisiveDateOrder(cells[column])
+            }
+            guard !(comma && point) else { return }
+            for column in amountColumns where cells.indices.contains(column) {
+                let (hasComma, hasPoint) = CSVStatementReader.decimalMarkOf(cells[column])
+                comma = comma || hasComma
+                point = point || hasPoint
+            }
+        }
+
+        var decimalMark: AmountNormalizer.DecimalMark {
+            if comma && !point { return .comma }
+            if point && !comma { return .point }
+            return .auto
+        }
     }
 
     /// Whether a line is a profile's header row.
@@ -258,21 +381,19 @@ enum CSVStatementReader {
     /// The decimal mark the amounts use: a comma when one is followed by exactly two digits at
     /// the end of a value ("1.234,56", "-12,50") and no value ends with a point and two digits.
     static func decimalMark(_ values: [String]) -> AmountNormalizer.DecimalMark {
-        var comma = false, point = false
-        for value in values {
-            // The last digits and the mark before them, read from the end (signs, brackets, a
-            // currency or CR/DR after them passed over).
-            let bytes = Array(value.utf8)
-            var end = bytes.count
-            while end > 0, !(bytes[end - 1] &- 0x30 < 10) { end -= 1 }
-            guard end >= 3, bytes[end - 1] &- 0x30 < 10, bytes[end - 2] &- 0x30 < 10 else { continue }
-            let mark = bytes[end - 3]
-            if mark == UInt8(ascii: ",") { comma = true }
-            if mark == UInt8(ascii: ".") { point = true }
-            if comma && point { break }
-        }
-        if comma && !point { return .comma }
-        if point && !comma { return .point }
-        return .auto
+        var detector = Detector(dateColumn: nil, amountColumns: [0])
+        for value in values where !detector.isDone { detector.feed([value]) }
+        return detector.decimalMark
+    }
+
+    /// Whether a value ends with a comma, or a point, and two digits (signs, brackets, a currency
+    /// or CR/DR after them passed over).
+    static func decimalMarkOf(_ value: String) -> (comma: Bool, point: Bool) {
+        let bytes = Array(value.utf8)
+        var end = bytes.count
+        while end > 0, !(bytes[end - 1] &- 0x30 < 10) { end -= 1 }
+        guard end >= 3, bytes[end - 1] &- 0x30 < 10, bytes[end - 2] &- 0x30 < 10 else { return (false, false) }
+        let mark = bytes[end - 3]
+        return (mark == UInt8(ascii: ","), mark == UInt8(ascii: "."))
     }
 }

@@ -72,13 +72,17 @@ enum QIFStatementReader {
 
     /// The order of the dates' parts, read from the dates themselves where one settles it.
     static func dateOrder(_ dates: [String], country: String?) -> DateOrder {
-        for date in dates {
-            let parts = normalizedDate(date).split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
-            guard parts.count == 3 else { continue }
-            if parts[0] > 31 { return .yearMonthDay }
-            if parts[0] > 12 { return .dayMonthYear }
-            if parts[1] > 12 { return .monthDayYear }
-        }
-        return country.map(DateOrder.forCountry) ?? .monthDayYear
+        dates.lazy.compactMap(decisiveDateOrder).first ?? country.map(DateOrder.forCountry) ?? .monthDayYear
+    }
+
+    /// The order a numeric date's parts must be in, when the date tells it (a part above 31 is a
+    /// year, above 12 a day); nil when it does not.
+    static func decisiveDateOrder(_ date: String) -> DateOrder? {
+        let parts = normalizedDate(date).split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+        guard parts.count == 3 else { return nil }
+        if parts[0] > 31 { return .yearMonthDay }
+        if parts[0] > 12 { return .dayMonthYear }
+        if parts[1] > 12 { return .monthDayYear }
+        return nil
     }
 }

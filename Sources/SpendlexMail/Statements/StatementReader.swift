@@ -18,6 +18,60 @@ public enum StatementReader {
         return try read(bytes: bytes, path: path, isFile: true, options: options)
     }
 
+    /// Reads the statement at `path`, handing its entries to `body` in order as they are read,
+    /// and returns it without them (its format, balances, skipped lines). A CSV in UTF-8 is read
+    /// row by row (`CSVStatementReader.stream`): a bank's export of years can be millions of rows,
+    /// and nothing of it is held. Other statements are read whole first.
+    public static func stream(path: String, options: StatementOptions,
+                              entries body: (StatementEntry) -> Void) throws(StatementError) -> Statement {
+        if let head = utf8TextHead(path) {
+            let lines = StatementReader.lines(head).prefix(30).map(String.init)
+            if StatementFormat.detect(head) == .csv
+                || options.profiles.contains(where: { profile in lines.contains { CSVStatementReader.matches(profile, $0) } }) {
+                return try CSVStatementReader.stream(path: path, head: lines, options: options, body: body)
+            }
+        }
+        var statement = try read(path: path, options: options)
+        statement.entries.forEach(body)
+        statement.entries = []
+        return statement
+    }
+
+    /// The first 64 KiB of a file that is UTF-8 text through and through (no NUL, no byte-order
+    /// mark of UTF-16, valid UTF-8 to its end, checked a MiB at a time); nil for any other file
+    /// (which `read` decodes whole), or one that cannot be opened.
+    static func utf8TextHead(_ path: String) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        var head: String?
+        var carry: [UInt8] = []
+        while true {
+            let chunk: Data?
+            do { chunk = try handle.read(upToCount: 1 << 20) } catch { return nil }
+            // nil, or no bytes: the end of the file.
+            guard let data = chunk, !data.isEmpty else { break }
+            var bytes = carry + Array(data)
+            if head == nil {
+                guard !bytes.starts(with: [0xFF, 0xFE]), !bytes.starts(with: [0xFE, 0xFF]), !bytes.starts(with: Array("%PDF".utf8)),
+                      !bytes.starts(with: [0x50, 0x4B, 0x03, 0x04]) else { return nil }
+            }
+            // A character cut at the chunk's end waits for the next chunk.
+            var cut = bytes.count
+            var back = 0
+            while cut > 0, back < 3, bytes[cut - 1] & 0xC0 == 0x80 {
+                cut -= 1
+                back += 1
+            }
+            if cut > 0, bytes[cut - 1] >= 0xC0 { cut -= 1 } else { cut = bytes.count }
+            carry = Array(bytes[cut...])
+            bytes.removeSubrange(cut...)
+            guard !bytes.contains(0), let text = String(validating: bytes, as: UTF8.self) else { return nil }
+            if head == nil { head = String(text.prefix(64 << 10)) }
+        }
+        guard carry.isEmpty, let head else { return nil }
+        return head.hasPrefix("\u{FEFF}") ? String(head.dropFirst()) : head
+    }
+
     /// Reads a statement's bytes; `path` names it in ids and messages (`isFile`: the bytes are
     /// that file's, and a workbook is read from it in place).
     public static func read(bytes: [UInt8], path: String, isFile: Bool = false,

@@ -104,6 +104,86 @@ struct StatementReaderTests {
                 "\(problem)")
     }
 
+    @Test("newest first, the row where the balances stop adding up in date order is named, with the balance before it")
+    func runningBalanceNewestFirst() throws {
+        let text = """
+            Date,Description,Amount,Balance
+            05/11/2026,Bus,-2.00,78.00
+            04/11/2026,No balance stated,-1.00,
+            03/11/2026,Lunch,-12.00,81.00
+            02/11/2026,Coffee,-3.50,96.50
+            01/11/2026,Opening deposit,100.00,100.00
+            """
+        let statement = try read(text)
+        let worker = RuleEngine(rules: RuleCompiler.compile(RuleSet()).0).makeWorker()
+        let rows = statement.entries.compactMap { entry in worker.read(entry).transaction.map { (entry, $0) } }
+        // In date order: 100, 96.5, then 96.5 less 12 is 84.5 where the statement says 81 (row 4);
+        // the row after it (80 less 1 less 2 is 78... from 81: 78) adds up.
+        let problem = try #require(StatementImport.balanceProblem(statement, rows, path: "s"))
+        #expect(problem.hasPrefix("s:4: error: the balances stop adding up here: 96.5 less 12.00 is 84.5, the statement says 81"),
+                "\(problem)")
+        // Oldest first, the same rows add up to the same verdict.
+        let oldestFirst = StatementImport.balanceProblem(statement, rows.reversed(), path: "s")
+        #expect(oldestFirst?.hasPrefix("s:4: error: the balances stop adding up here: 96.5 less 12.00 is 84.5, the statement says 81") == true,
+                "\(oldestFirst ?? "nil")")
+    }
+
+    @Test("a UTF-8 CSV streamed row by row gives what reading it whole gives, in both date orders and with a byte-order mark",
+          arguments: ["hdfc-savings.csv", "plain.csv", "ragged.csv", "amex-activity.csv", "umsaetze-latin1.csv", "plain-utf16.csv"])
+    func streamingIsReadingWhole(file: String) throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().path
+        let path = root + "/Tests/Fixtures/statements/" + file
+        let profiles = RuleLoader.load(paths: [root + "/rules/statements"]).0.statementProfiles
+        let options = StatementOptions(country: "IN", profiles: profiles)
+        let whole = try StatementReader.read(path: path, options: options)
+        var streamed: [StatementEntry] = []
+        let rest = try StatementReader.stream(path: path, options: options) { streamed.append($0) }
+        #expect(streamed == whole.entries)
+        #expect(rest.skipped == whole.skipped && rest.decimalMark == whole.decimalMark && rest.format == whole.format)
+    }
+
+    @Test("a CSV of several chunks, quoted fields across the chunks' ends, streams as it reads whole")
+    func streamingAcrossChunks() throws {
+        var text = "Date,Description,Amount,Balance\r\n"
+        var balance = 0
+        for day in 0..<60_000 {
+            balance += 7
+            // Quoted fields with delimiters, doubled quotes and line breaks, somewhere every chunk.
+            let description = day % 997 == 0 ? "\"SHOP \"\"\(day)\"\", AISLE\nTWO\"" : "SHOP \(day)"
+            text += "\(String(format: "%02d", day % 28 + 1))/11/2026,\(description),7.00,\(balance).00\r\n"
+        }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("chunks-\(UUID().uuidString).csv").path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        #expect(text.utf8.count > 2 << 20)
+        let options = StatementOptions(country: "IN")
+        let whole = try StatementReader.read(path: path, options: options)
+        var streamed: [StatementEntry] = []
+        _ = try StatementReader.stream(path: path, options: options) { streamed.append($0) }
+        #expect(streamed.count == 60_000)
+        #expect(streamed == whole.entries)
+        #expect(streamed[997].description == "SHOP \"997\", AISLE\nTWO")
+    }
+
+    @Test("summary rows: a description that is, or starts with, the words of a total or a balance carried")
+    func summaryRows() {
+        for text in ["Total", "TOTAL:", "Totals", "Grand  Total 1,234.00", "Closing Balance", "balance - brought forward", "Saldo inicial",
+                     "summe"] {
+            #expect(StatementColumns.isSummary(text), "\(text)")
+        }
+        for text in ["Totalé", "Totally Wine", "AMAZON", "Balance transfer", "Closing Balances", "Bank fee", "Saldo", "", "Grand"] {
+            #expect(!StatementColumns.isSummary(text), "\(text)")
+        }
+    }
+
+    @Test func aByteOrderMarkIsNoPartOfTheFirstHeaderCell() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("bom-\(UUID().uuidString).csv").path
+        try Data([0xEF, 0xBB, 0xBF] + Array("Date,Description,Amount\n2026-11-02,Coffee,-3.50\n".utf8)).write(to: URL(fileURLWithPath: path))
+        var streamed: [StatementEntry] = []
+        _ = try StatementReader.stream(path: path, options: StatementOptions()) { streamed.append($0) }
+        #expect(streamed.map(\.amount) == ["-3.50"])
+    }
+
     @Test("an OFX transaction without an amount is skipped and said; entities decoded")
     func ofxWithoutAmount() throws {
         let statement = try read("""
