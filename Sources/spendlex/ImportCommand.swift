@@ -86,8 +86,8 @@ struct Import: ParsableCommand {
             }
             run = try ledger?.beginRun(inputs: files)
         }
-        var stored = RunCounts()
-        var storeFailure: (any Error)?
+        // The ledger is written by a thread of its own while the statements are read.
+        let intake = ledger.map { LedgerIntake(ledger: $0, run: run) }
         var rows: [UInt8] = []
         let result = StatementImport.run(files: files, options: options, account: account, worker: engine.makeWorker()) { batch in
             if let out {
@@ -95,20 +95,17 @@ struct Import: ParsableCommand {
                 for record in batch { if let transaction = record.transaction { writer.appendRow(transaction, to: &rows) } }
                 out.write(bytes: rows)
             }
-            guard let ledger, let run, storeFailure == nil else { return }
-            do {
-                var counts = try ledger.write(batch, run: run)
-                counts.skipped = batch.count - counts.messages
-                stored.add(counts)
-            } catch {
-                storeFailure = error
-            }
+            intake?.submit(batch)
         }
         for problem in result.problems { Stderr.write(problem + "\n") }
         try out?.finish(name: output ?? "the output")
-        if let ledger, let run {
+        var stored = RunCounts()
+        if let ledger, let run, let intake {
             do {
-                if let storeFailure { throw storeFailure }
+                let (counts, failure) = intake.finish()
+                if let failure { throw failure }
+                stored = counts
+                stored.skipped = result.entryCount - counts.messages
                 try ledger.record(result.balances)
                 try ledger.finishRun(run, counts: stored)
             } catch {
