@@ -49,7 +49,7 @@ public enum RuleCompiler {
         }
         diagnostics += CardRuleChecker.check(ruleSet, categories: .of(ruleSet))
         // A statement profile's date layout must be one the date normalizer reads, and its
-        // patterns must compile (a balance's with an `amount` group).
+        // patterns must compile (a balance's with an `amount` group, a row's with a date and an amount).
         for profile in ruleSet.statementProfiles {
             if let format = profile.dateFormat {
                 do { _ = try DateNormalizer(format: format.value) } catch {

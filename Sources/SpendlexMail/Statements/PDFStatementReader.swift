@@ -249,7 +249,9 @@ enum PDFStatementReader {
         // The table: the lines above the header that may name the account, the header, the rows.
         var rows: [[String]] = []
         var rowLines: [Int] = []
-        for (line, cells) in zip(lines[..<headerStart], cellsOfLine[..<headerStart]) where Self.mayNameAccount(cells, profile) {
+        // (The last 20 of them: the table reader looks for its header among its first 30 rows.)
+        let preamble = zip(lines[..<headerStart], cellsOfLine[..<headerStart]).filter { Self.mayNameAccount($0.1, profile) }.suffix(20)
+        for (line, cells) in preamble {
             rows.append([cells.map(\.text).joined(separator: " ")])
             rowLines.append(line.number)
         }

@@ -68,7 +68,10 @@ public enum StatementImport {
                     }
                 }
             } catch {
+                // Read as far as it could be (a read error in a large file): what was read is kept.
                 if !batch.isEmpty { sink(batch) }
+                result.entryCount += counted.entries
+                result.transactionCount += counted.transactions
                 result.unreadable.append(path)
                 result.problems.append(error.description)
                 continue
