@@ -68,7 +68,12 @@ public enum StatementReader {
             guard !bytes.contains(0), let text = String(validating: bytes, as: UTF8.self) else { return nil }
             if head == nil { head = String(text.prefix(64 << 10)) }
         }
-        guard carry.isEmpty, let head else { return nil }
+        // The file's last character, held back at the last chunk's end.
+        if !carry.isEmpty {
+            guard !carry.contains(0), let text = String(validating: carry, as: UTF8.self) else { return nil }
+            if head == nil { head = text }
+        }
+        guard let head else { return nil }
         return head.hasPrefix("\u{FEFF}") ? String(head.dropFirst()) : head
     }
 

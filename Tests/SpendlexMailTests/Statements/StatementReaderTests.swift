@@ -176,6 +176,16 @@ struct StatementReaderTests {
         }
     }
 
+    @Test("a UTF-8 file that ends in a character of several bytes, with no line break, is streamed")
+    func lastCharacterOfSeveralBytes() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("end-\(UUID().uuidString).csv").path
+        try Data("Date,Amount,Description\n2026-11-02,-3.50,Café".utf8).write(to: URL(fileURLWithPath: path))
+        #expect(StatementReader.utf8TextHead(path) != nil)
+        var streamed: [StatementEntry] = []
+        _ = try StatementReader.stream(path: path, options: StatementOptions()) { streamed.append($0) }
+        #expect(streamed.map(\.description) == ["Café"])
+    }
+
     @Test func aByteOrderMarkIsNoPartOfTheFirstHeaderCell() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("bom-\(UUID().uuidString).csv").path
         try Data([0xEF, 0xBB, 0xBF] + Array("Date,Description,Amount\n2026-11-02,Coffee,-3.50\n".utf8)).write(to: URL(fileURLWithPath: path))
