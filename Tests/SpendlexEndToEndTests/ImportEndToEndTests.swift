@@ -22,6 +22,20 @@ struct ImportEndToEndTests {
         }
     }
 
+    /// The State Bank of India PDF's transactions (`sbi-account.pdf`), by its profile or without one.
+    static let sbiAccount = [
+        "2026-11-01 | debit | 450.00 | INR | account-6789 | TO TRANSFER-UPI/DR/631845220913/ SWIGGY/ICIC/swiggy@icici/ Payment | - | Food & Dining",
+        "2026-11-03 | credit | 85000.00 | INR | account-6789 | BY TRANSFER-NEFT*HDFC0000001* N307260012345*ACME SOFTWARE PVT | - | Uncategorized",
+        "2026-11-05 | debit | 10000.00 | INR | account-6789 | ATM WDL-ATM CASH 4312 MG ROAD BANGALORE | - | Cash",
+        "2026-11-08 | debit | 1845.00 | INR | account-6789 | TO TRANSFER-UPI/DR/631990011223/ BESCOM/YESB/bescom@ybl/Electricity | - | Bills & Utilities",
+        "2026-11-12 | debit | 5000.00 | INR | account-6789 | DEBIT-ACH DR INDIAN CLEARING CORP HDFCMF SIP 000123 | - | Uncategorized",
+        "2026-11-15 | credit | 12000.00 | INR | account-6789 | BY TRANSFER-UPI/CR/632011223344/ RAHUL SHARMA/SBIN/rahul@oksbi/Rent | - | Uncategorized",
+        "2026-11-20 | debit | 2349.00 | INR | account-6789 | TO TRANSFER-UPI/DR/632455667788/ AMAZON PAY/YESB/amazon@apl/Order | - | Shopping",
+        "2026-11-25 | debit | 15000.00 | INR | account-6789 | CHEQUE WDL-000451 | - | Uncategorized",
+        "2026-11-28 | credit | 312.00 | INR | account-6789 | INTEREST CREDIT | - | Income",
+        "2026-11-30 | debit | 17.70 | INR | account-6789 | SMS CHARGES NOV 26 INCL GST | - | Fees & Charges",
+    ]
+
     @Test("every format's fixture gives its expected transactions", arguments: [
         ("checking.ofx", [] as [String], [
             "2026-11-03 | debit | 42.17 | USD | account-6789 | WHOLEFDS MKT 10234 | purchase | Food & Dining",
@@ -93,32 +107,11 @@ struct ImportEndToEndTests {
         ]),
         // PDFs (scripts/make-statement-pdfs.py, ReportLab), laid out by pdftotext: a bank's over
         // two pages (header repeated, footers, narrations over several lines), read by its profile
-        // (rules/statements/in/sbi.yaml), which names the reference column.
-        ("sbi-account.pdf", [], [
-            "2026-11-01 | debit | 450.00 | INR | account-6789 | TO TRANSFER-UPI/DR/631845220913/ SWIGGY/ICIC/swiggy@icici/ Payment | - | Food & Dining",
-            "2026-11-03 | credit | 85000.00 | INR | account-6789 | BY TRANSFER-NEFT*HDFC0000001* N307260012345*ACME SOFTWARE PVT | - | Uncategorized",
-            "2026-11-05 | debit | 10000.00 | INR | account-6789 | ATM WDL-ATM CASH 4312 MG ROAD BANGALORE | - | Cash",
-            "2026-11-08 | debit | 1845.00 | INR | account-6789 | TO TRANSFER-UPI/DR/631990011223/ BESCOM/YESB/bescom@ybl/Electricity | - | Bills & Utilities",
-            "2026-11-12 | debit | 5000.00 | INR | account-6789 | DEBIT-ACH DR INDIAN CLEARING CORP HDFCMF SIP 000123 | - | Uncategorized",
-            "2026-11-15 | credit | 12000.00 | INR | account-6789 | BY TRANSFER-UPI/CR/632011223344/ RAHUL SHARMA/SBIN/rahul@oksbi/Rent | - | Uncategorized",
-            "2026-11-20 | debit | 2349.00 | INR | account-6789 | TO TRANSFER-UPI/DR/632455667788/ AMAZON PAY/YESB/amazon@apl/Order | - | Shopping",
-            "2026-11-25 | debit | 15000.00 | INR | account-6789 | CHEQUE WDL-000451 | - | Uncategorized",
-            "2026-11-28 | credit | 312.00 | INR | account-6789 | INTEREST CREDIT | - | Income",
-            "2026-11-30 | debit | 17.70 | INR | account-6789 | SMS CHARGES NOV 26 INCL GST | - | Fees & Charges",
-        ]),
+        // (rules/statements/in/sbi.yaml), which gives its bank and balances.
+        ("sbi-account.pdf", [], ImportEndToEndTests.sbiAccount),
         // The same statement with no profile: its header's names place the columns.
-        ("sbi-account.pdf", ["--rules", "grammars", "--rules", "rules/categories.yaml", "--country", "IN"], [
-            "2026-11-01 | debit | 450.00 | INR | account-6789 | TO TRANSFER-UPI/DR/631845220913/ SWIGGY/ICIC/swiggy@icici/ Payment | - | Food & Dining",
-            "2026-11-03 | credit | 85000.00 | INR | account-6789 | BY TRANSFER-NEFT*HDFC0000001* N307260012345*ACME SOFTWARE PVT | - | Uncategorized",
-            "2026-11-05 | debit | 10000.00 | INR | account-6789 | ATM WDL-ATM CASH 4312 MG ROAD BANGALORE | - | Cash",
-            "2026-11-08 | debit | 1845.00 | INR | account-6789 | TO TRANSFER-UPI/DR/631990011223/ BESCOM/YESB/bescom@ybl/Electricity | - | Bills & Utilities",
-            "2026-11-12 | debit | 5000.00 | INR | account-6789 | DEBIT-ACH DR INDIAN CLEARING CORP HDFCMF SIP 000123 | - | Uncategorized",
-            "2026-11-15 | credit | 12000.00 | INR | account-6789 | BY TRANSFER-UPI/CR/632011223344/ RAHUL SHARMA/SBIN/rahul@oksbi/Rent | - | Uncategorized",
-            "2026-11-20 | debit | 2349.00 | INR | account-6789 | TO TRANSFER-UPI/DR/632455667788/ AMAZON PAY/YESB/amazon@apl/Order | - | Shopping",
-            "2026-11-25 | debit | 15000.00 | INR | account-6789 | CHEQUE WDL-000451 | - | Uncategorized",
-            "2026-11-28 | credit | 312.00 | INR | account-6789 | INTEREST CREDIT | - | Income",
-            "2026-11-30 | debit | 17.70 | INR | account-6789 | SMS CHARGES NOV 26 INCL GST | - | Fees & Charges",
-        ]),
+        ("sbi-account.pdf", ["--rules", "grammars", "--rules", "rules/categories.yaml", "--country", "IN"],
+         ImportEndToEndTests.sbiAccount),
         // A card's (rules/statements/in/icici.yaml): charges plain, credits marked "CR".
         ("icici-card.pdf", [], [
             "2026-10-18 | debit | 450.00 | INR | card-1234 | SWIGGY BANGALORE IN | - | Food & Dining",
