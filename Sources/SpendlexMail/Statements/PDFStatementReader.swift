@@ -401,13 +401,11 @@ enum PDFStatementReader {
         return latest
     }
 
-    /// Whether a cell holds an amount of money: digits with two decimals ("1,234.56", "- Rs.85.00", "300.00 CR").
+    /// Whether a cell holds an amount of money: what the amount normalizer reads as one, signs,
+    /// currencies and credit marks included ("1,234.56", "- Rs.85", "300.00 CR"), the way the
+    /// rows' amounts are read; "Page 1 of 2" under a money column is none.
     static func isMoney(_ text: String) -> Bool {
-        let digits = text.filter(\.isNumber).count
-        guard digits >= 1, let mark = text.lastIndex(where: { $0 == "." || $0 == "," }) else {
-            return digits >= 1 && text.contains(where: { "+-₹$€£".contains($0) }) || text.hasPrefix("Rs")
-        }
-        return text[text.index(after: mark)...].prefix { $0.isNumber }.count == 2
+        text.contains(where: \.isNumber) && (try? AmountNormalizer().normalize(text)) != nil
     }
 
     /// Words that state an opening balance, and a closing one, on a line of their own.

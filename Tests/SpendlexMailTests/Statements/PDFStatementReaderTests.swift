@@ -215,6 +215,16 @@ struct PDFStatementReaderTests {
         #expect(throws: StatementError.self) { try read("Date    Description    Amount\n\nNo transactions this month\n") }
     }
 
+    @Test("a money column's cell is money when the amount normalizer reads it")
+    func moneyCells() {
+        for text in ["1,234.56", "- Rs.85", "+ Rs.1,200", "300.00 CR", "€12,50", "750"] {
+            #expect(PDFStatementReader.isMoney(text), "\(text)")
+        }
+        for text in ["Page 1 of 2", "Balance", "", "12 Nov 2026"] {
+            #expect(!PDFStatementReader.isMoney(text), "\(text)")
+        }
+    }
+
     @Test("amounts marked CR are credits in a card's one amount column")
     func creditMarks() {
         #expect(StatementColumns.isMarkedCredit("1,250.00 CR"))
