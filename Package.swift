@@ -32,6 +32,8 @@ let package = Package(
             pkgConfig: "libpcre2-8",
             providers: [.apt(["libpcre2-dev"]), .brew(["pcre2"])]
         ),
+        // glibc's mallopt, for the command-line tool's heap settings (HeapTuning).
+        .systemLibrary(name: "CMalloc"),
         // A small safe wrapper: JIT-compiled patterns, per-thread scratch, typed errors.
         .target(name: "PCRE2", dependencies: ["CPCRE2"]),
         // The rule language: YAML with source locations, the rule model, diagnostics.
@@ -70,7 +72,7 @@ let package = Package(
         .executableTarget(
             name: "spendlex",
             dependencies: [
-                "SpendlexEngine", "SpendlexRules", "SpendlexMail", "SpendlexStore", "SpendlexServer", "PCRE2",
+                "SpendlexEngine", "SpendlexRules", "SpendlexMail", "SpendlexStore", "SpendlexServer", "PCRE2", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

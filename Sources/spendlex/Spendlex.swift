@@ -12,6 +12,11 @@ struct Spendlex: AsyncParsableCommand {
         subcommands: [Parse.self, Import.self, Check.self, Test.self, Explain.self, Suggest.self, Categorize.self, Export.self, Report.self,
                       CheckBalances.self, Recommend.self, Serve.self, Keys.self]
     )
+
+    static func main() async {
+        HeapTuning.apply()
+        await main(nil)
+    }
 }
 
 /// Exit codes shared by every command (sysexits, as STYLE.md asks).
