@@ -166,6 +166,7 @@ public struct SpendlexService: Sendable {
         addServiceRoutes(to: table)
         addMessageRoutes(to: table, webhooks: webhooks)
         addTransactionRoutes(to: table)
+        addSearchRoutes(to: table)
         addCategoryRoutes(to: table)
         addWalletRoutes(to: table)
         addRuleRoutes(to: table)

@@ -15,10 +15,21 @@ public struct TransactionQuery: Sendable, Equatable {
     public var category: String? = nil
     /// Only the card or account ending in these digits.
     public var accountLast4: String? = nil
-    /// Only transactions whose merchant, reference, note, category or subcategory contains this text (any case).
+    /// Only transactions found by this full-text search (`SearchQuery`, every word a prefix) in their
+    /// merchant, category, note, or their message's subject, text or sender.
     public var text: String? = nil
     /// Only this status: ok, review or pending.
     public var status: Transaction.Status? = nil
+    /// Only transactions whose merchant contains this text (any case).
+    public var merchant: String? = nil
+    /// Only amounts of at least this much (in the transaction's own currency).
+    public var minAmount: Decimal? = nil
+    /// Only amounts of at most this much.
+    public var maxAmount: Decimal? = nil
+    /// Only this kind (purchase, refund, transfer, ...).
+    public var kind: String? = nil
+    /// Only money going this way.
+    public var direction: Direction? = nil
     /// Newest first (by date, time, id) instead of oldest first.
     public var newestFirst = false
     /// At most this many; nil: all.
@@ -44,11 +55,7 @@ extension Ledger {
         let page = query.limit.map { "LIMIT \(max(0, $0)) OFFSET \(max(0, query.offset))" } ?? ""
         return try pool.read { db in
             try Row.fetchAll(db, sql: """
-                SELECT id, message_id, source_kind, sender, received_at, file, byte_offset, rule, bank, direction, kind,
-                       amount, amount_value, currency, date, time, merchant, account_type, account_last4, balance,
-                       reference, channel, category, subcategory, confidence, status, idempotency_key, duplicate_of,
-                       duplicate_reason, category_source, note, merchant_raw
-                FROM transactions \(filter)
+                SELECT \(Self.transactionColumns) FROM transactions \(filter)
                 ORDER BY \(order) \(page)
                 """, arguments: arguments).map(Self.storedTransaction)
         }
@@ -60,6 +67,12 @@ extension Ledger {
         return try pool.read { db in
             try Int.fetchOne(db, sql: "SELECT count(*) FROM transactions \(filter)", arguments: arguments) ?? 0
         }
+    }
+
+    /// `text` for a LIKE pattern with `ESCAPE '\\'`: its own % and _ taken literally.
+    private static func likeEscaped(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+            .replacingOccurrences(of: "_", with: "\\_")
     }
 
     /// The WHERE clause of a query and its arguments.
@@ -83,21 +96,50 @@ extension Ledger {
             conditions.append("account_last4 = ?")
             arguments.append(last4)
         }
-        if let text = query.text, !text.isEmpty {
-            // LIKE with the text's own % and _ taken literally.
-            let escaped = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
-                .replacingOccurrences(of: "_", with: "\\_")
-            let columns = ["merchant", "reference", "note", "category", "subcategory"]
-            conditions.append("(" + columns.map { "\($0) LIKE ? ESCAPE '\\'" }.joined(separator: " OR ") + ")")
-            arguments += Array(repeating: "%\(escaped)%", count: columns.count)
+        if let text = query.text, let match = SearchQuery(text).match {
+            conditions.append("""
+                message_id IN (SELECT id FROM messages WHERE rowid IN (SELECT rowid FROM search_index WHERE search_index MATCH ?))
+                """)
+            arguments.append(match)
         }
         if let status = query.status {
             conditions.append("status = ?")
             arguments.append(status.rawValue)
         }
+        if let merchant = query.merchant, !merchant.isEmpty {
+            conditions.append("merchant LIKE ? ESCAPE '\\'")
+            arguments.append("%\(likeEscaped(merchant))%")
+        }
+        // Amounts are compared as SQLite REALs: exact for amounts of up to 15 significant digits
+        // (any two such decimals convert to two doubles in the same order, DBL_DIG being 15), which
+        // every amount a bank states is. Only the comparison is in floating point; no amount is.
+        if let minimum = query.minAmount {
+            conditions.append("CAST(amount_value AS REAL) >= CAST(? AS REAL)")
+            arguments.append("\(minimum)")
+        }
+        if let maximum = query.maxAmount {
+            conditions.append("CAST(amount_value AS REAL) <= CAST(? AS REAL)")
+            arguments.append("\(maximum)")
+        }
+        if let kind = query.kind {
+            conditions.append("kind = ?")
+            arguments.append(kind)
+        }
+        if let direction = query.direction {
+            conditions.append("direction = ?")
+            arguments.append(direction.rawValue)
+        }
         let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
         return (filter, StatementArguments(arguments))
     }
+
+    /// The columns `storedTransaction(_:)` reads.
+    static let transactionColumns = """
+        id, message_id, source_kind, sender, received_at, file, byte_offset, rule, bank, direction, kind, amount,
+        amount_value, currency, date, time, merchant, account_type, account_last4, balance, reference, channel,
+        category, subcategory, confidence, status, idempotency_key, duplicate_of, duplicate_reason, category_source,
+        note, merchant_raw, merchant_source, not_duplicate
+        """
 
     /// A row of `transactions` as a value; exact decimals parsed from their canonical text.
     static func storedTransaction(_ row: Row) -> StoredTransaction {
@@ -123,7 +165,8 @@ extension Ledger {
             status: Transaction.Status(rawValue: row["status"]) ?? .review,
             idempotencyKey: row["idempotency_key"], duplicateOf: row["duplicate_of"],
             duplicateReason: row["duplicate_reason"], categorySource: row["category_source"], note: row["note"],
-            merchantRaw: row["merchant_raw"])
+            merchantRaw: row["merchant_raw"], merchantSource: row["merchant_source"],
+            notDuplicate: (row["not_duplicate"] as Int?) == 1)
     }
 
     /// A plain decimal string ("1250", "-12.50") as an exact `Decimal`; nil for anything else.

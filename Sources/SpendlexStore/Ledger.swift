@@ -125,9 +125,10 @@ public final class Ledger: Sendable {
     /// Writes a batch of message records in one SQLite transaction: the messages, their
     /// transactions (linked to earlier duplicates), and their accounts. With `reprocess`,
     /// records of messages already in the ledger are updated in place; a category the user
-    /// set by hand is kept.
+    /// set by hand is kept. With `indexing`, the new messages enter the search index in the
+    /// same transaction; a batch run's writer leaves that to `updateSearchIndex()` at its end.
     @discardableResult
-    public func write(_ records: [MessageRecord], run: Int64?, reprocess: Bool = false) throws -> RunCounts {
+    public func write(_ records: [MessageRecord], run: Int64?, reprocess: Bool = false, indexing: Bool = true) throws -> RunCounts {
         do {
             return try pool.writeWithoutTransaction { db in
                 // The rows written here refer to rows that exist by construction (a message
@@ -143,6 +144,7 @@ public final class Ledger: Sendable {
                         try index.catchUp(db)
                         return try write(records, run: run, reprocess: reprocess, index: &index, db: db)
                     }
+                    if indexing { try SearchIndex.catchUp(db) }
                     return .commit
                 }
                 return counts
@@ -177,6 +179,9 @@ public final class Ledger: Sendable {
                 message.bind(9, record.reason.map(CardNumberMasker.mask))
                 message.bind(10, run)
                 message.bind(11, now)
+                // Masked by MessageRecord (masking again would find nothing more).
+                message.bind(12, record.subject)
+                message.bind(13, record.text)
                 try message.execute()
                 guard db.changesCount > 0 else { continue }
                 counts.count(record.status)
@@ -190,14 +195,15 @@ public final class Ledger: Sendable {
             let arguments: StatementArguments = [
                 record.id, record.file, record.offset, record.channel.rawValue, record.sender,
                 record.receivedAt.map(Self.timestamp), record.status.rawValue, record.rule,
-                record.reason.map(CardNumberMasker.mask), run, now,
+                record.reason.map(CardNumberMasker.mask), run, now, record.subject, record.text,
             ]
             try db.cachedStatement(sql: """
                 INSERT INTO messages (id, file, byte_offset, channel, sender, received_at, status, rule, reason,
-                                      run_id, processed_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                      run_id, processed_at, subject, text)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (id) DO UPDATE SET status = excluded.status, rule = excluded.rule,
-                    reason = excluded.reason, run_id = excluded.run_id, processed_at = excluded.processed_at
+                    reason = excluded.reason, run_id = excluded.run_id, processed_at = excluded.processed_at,
+                    subject = COALESCE(excluded.subject, subject), text = COALESCE(excluded.text, text)
                 """).execute(arguments: arguments)
             let existing = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM transactions WHERE message_id = ?"),
                                               arguments: [record.id])
@@ -281,7 +287,8 @@ public final class Ledger: Sendable {
         let contentKey = DuplicatePolicy.contentKey(t, amount: amount)
         try db.cachedStatement(sql: """
             UPDATE transactions SET idempotency_key = ?, content_key = ?, rule = ?, bank = ?, direction = ?, kind = ?,
-                amount = ?, amount_value = ?, currency = ?, date = ?, time = ?, merchant = ?, account_id = ?, account_type = ?,
+                amount = ?, amount_value = ?, currency = ?, date = ?, time = ?,
+                merchant = CASE WHEN merchant_source = 'user' THEN merchant ELSE ? END, account_id = ?, account_type = ?,
                 account_last4 = ?, balance = ?, reference = ?, channel = ?,
                 category = CASE WHEN category_source = 'user' THEN category ELSE ? END,
                 subcategory = CASE WHEN category_source = 'user' THEN subcategory ELSE ? END,
@@ -357,8 +364,8 @@ public final class Ledger: Sendable {
         init(_ db: Database) throws {
             message = try BoundStatement(db, sql: """
                 INSERT INTO messages (id, file, byte_offset, channel, sender, received_at, status, rule, reason,
-                                      run_id, processed_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
+                                      run_id, processed_at, subject, text)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
                 """)
             transaction = try BoundStatement(db, sql: """
                 INSERT INTO transactions (message_id, idempotency_key, content_key, source_kind, sender, received_at,

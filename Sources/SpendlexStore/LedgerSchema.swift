@@ -192,6 +192,19 @@ enum LedgerSchema {
                 );
                 """)
         }
+        // The ledger as a daily tool: a message's subject and text kept (card numbers masked) for
+        // `spendlex show` and search; a merchant set by hand and a duplicate link a person undid,
+        // both kept through reparsing; and the full-text index (`Ledger+Search`), kept in step by
+        // triggers and built here for a ledger that already holds messages.
+        migrator.registerMigration("v7-search") { db in
+            try db.execute(sql: """
+                ALTER TABLE messages ADD COLUMN subject TEXT;
+                ALTER TABLE messages ADD COLUMN text TEXT;
+                ALTER TABLE transactions ADD COLUMN merchant_source TEXT CHECK (merchant_source IN ('rules', 'user'));
+                ALTER TABLE transactions ADD COLUMN not_duplicate INTEGER NOT NULL DEFAULT 0;
+                \(SearchIndex.schema)
+                """)
+        }
         return migrator
     }
 }

@@ -84,6 +84,10 @@ public struct StoredTransaction: Sendable, Equatable {
     /// The merchant as the parser captured it, before cleaning (card numbers masked); nil for a
     /// transaction stored before the ledger kept it.
     public var merchantRaw: String? = nil
+    /// Who set the merchant: `user` (kept over the parser's) or nil.
+    public var merchantSource: String? = nil
+    /// Whether a person said it duplicates nothing: no run links it again.
+    public var notDuplicate = false
 
     /// The category to show: "Uncategorized" when none is assigned.
     public var categoryName: String { category ?? Self.uncategorized }

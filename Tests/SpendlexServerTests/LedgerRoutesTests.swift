@@ -11,6 +11,33 @@ struct LedgerRoutesTests {
     static let metro = MessagesRouteTests.metroSMS
     static let dinner = #"{"sender": "VM-HDFCBK", "text": "Spent Rs.10290 On HDFC Bank Card 0000 At EAZYDINE0000000 On 2026-05-02:22:26:01.Not You?"}"#
 
+    @Test("GET /search finds words of the stored messages and transactions, ranked, each hit cited")
+    func search() async throws {
+        let test = try TestService()
+        let key = test.key
+        try await test.live { client in
+            _ = try await client.call(.post, "/messages", key: key, json: Self.metro)
+            _ = try await client.call(.post, "/messages", key: key, json: Self.dinner)
+            let found = try await client.call(.get, "/search?q=eazydine", key: key)
+            #expect(found.status == .ok)
+            #expect(found["total"] as? Int == 1)
+            let hit = try #require((found["hits"] as? [[String: Any]])?.first)
+            #expect((hit["snippet"] as? String)?.contains("«EAZYDINE0000000»") == true)
+            let citation = try #require(hit["citation"] as? [String: Any])
+            #expect(citation["sender"] as? String == "VM-HDFCBK")
+            #expect(citation["status"] as? String == "transaction")
+            #expect((hit["transaction"] as? [String: Any])?["merchant"] as? String == "EAZYDINE0000000")
+            #expect(try await client.call(.get, "/search?q=rs%20-eazydine", key: key)["total"] as? Int == 1)
+            #expect(try await client.call(.get, "/search?q=%22pune%20metro%22", key: key)["total"] as? Int == 1)
+            #expect(try await client.call(.get, "/search?q=AND%20OR", key: key)["total"] as? Int == 0)
+            for bad in ["", "q=", "q=%26", "q=metro&limit=0"] {
+                let reply = try await client.call(.get, "/search?\(bad)", key: key)
+                #expect(reply.status == .badRequest, "\(bad)")
+                #expect(reply.errorCode == "invalid_field", "\(bad)")
+            }
+        }
+    }
+
     @Test("GET /transactions filters, pages newest first, and refuses bad parameters")
     func list() async throws {
         let test = try TestService()

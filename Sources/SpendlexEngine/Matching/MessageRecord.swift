@@ -28,11 +28,21 @@ public struct MessageRecord: Sendable {
     public var reason: String?
     /// The transaction, for `.transaction`.
     public var transaction: Transaction?
+    /// The message's subject (an e-mail's), card numbers masked (whoever sets it).
+    public var subject: String? {
+        didSet { if let subject, subject != oldValue { self.subject = CardNumberMasker.mask(subject) } }
+    }
+    /// The message's text as parsed, card numbers masked (whoever sets it): kept in the ledger for
+    /// a transaction, an unmatched message and an error (what a person looks up or cites), nil for
+    /// an ignored one.
+    public var text: String? {
+        didSet { if let text, text != oldValue { self.text = CardNumberMasker.mask(text) } }
+    }
 
     /// Creates a record.
     public init(id: String, file: String? = nil, offset: Int? = nil, channel: MessageChannel = .unknown,
                 sender: String? = nil, receivedAt: Date? = nil, status: Status, rule: String? = nil,
-                reason: String? = nil, transaction: Transaction? = nil) {
+                reason: String? = nil, transaction: Transaction? = nil, subject: String? = nil, text: String? = nil) {
         self.id = id
         self.file = file
         self.offset = offset
@@ -43,6 +53,10 @@ public struct MessageRecord: Sendable {
         self.rule = rule
         self.reason = reason
         self.transaction = transaction
+        // Masked here, on the thread that parsed the message: a batch run's single ledger writer
+        // masking every text it stores was a sixth of the time storing took.
+        self.subject = subject.map(CardNumberMasker.mask)
+        self.text = text.map(CardNumberMasker.mask)
     }
 
     /// The record of a message and what the engine made of it.
@@ -57,6 +71,7 @@ public struct MessageRecord: Sendable {
         }
         self.init(id: message.id, file: message.file, offset: message.offset, channel: message.channel,
                   sender: message.sender, receivedAt: message.receivedAt, status: status, rule: rule,
-                  reason: outcome.reason, transaction: outcome.transaction)
+                  reason: outcome.reason, transaction: outcome.transaction,
+                  subject: message.subject, text: status == .ignored ? nil : message.text)
     }
 }

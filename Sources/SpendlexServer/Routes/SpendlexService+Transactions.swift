@@ -55,26 +55,8 @@ extension SpendlexService {
             let (page, total) = try await offloaded {
                 try stored { (try ledger.transactions(selected), try ledger.count(selected)) }
             }
-            struct Body: Encodable {
-                let transactions: [TransactionBody]
-                let total: Int
-                let limit: Int
-                let offset: Int
-                let next_offset: Int?
-
-                func encode(to encoder: any Encoder) throws {
-                    var c = encoder.container(keyedBy: CodingKeys.self)
-                    try c.encode(transactions, forKey: .transactions)
-                    try c.encode(total, forKey: .total)
-                    try c.encode(limit, forKey: .limit)
-                    try c.encode(offset, forKey: .offset)
-                    try c.encode(next_offset, forKey: .next_offset)
-                }
-                enum CodingKeys: String, CodingKey { case transactions, total, limit, offset, next_offset }
-            }
-            let next = offset + page.count < total ? offset + page.count : nil
-            return try JSONResponse.make(Body(transactions: page.map(TransactionBody.init), total: total, limit: limit,
-                                              offset: offset, next_offset: next))
+            return try JSONResponse.make(PageBody(itemsKey: "transactions", items: page.map(TransactionBody.init),
+                                                  total: total, limit: limit, offset: offset))
         }
         table.get("/transactions/export/csv") { request, _ in
             let reader = QueryReader(request)

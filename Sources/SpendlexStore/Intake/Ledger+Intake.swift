@@ -45,11 +45,7 @@ extension Ledger {
     public func transaction(id: Int64) throws -> StoredTransaction? {
         try pool.read { db in
             try Row.fetchOne(db, sql: """
-                SELECT id, message_id, source_kind, sender, received_at, file, byte_offset, rule, bank, direction, kind,
-                       amount, amount_value, currency, date, time, merchant, account_type, account_last4, balance,
-                       reference, channel, category, subcategory, confidence, status, idempotency_key, duplicate_of,
-                       duplicate_reason, category_source, note, merchant_raw
-                FROM transactions WHERE id = ?
+                SELECT \(Self.transactionColumns) FROM transactions WHERE id = ?
                 """, arguments: [id]).map(Self.storedTransaction)
         }
     }

@@ -1,0 +1,88 @@
+import Foundation
+import Hummingbird
+import SpendlexEngine
+import SpendlexStore
+
+/// One hit of `GET /search`: how well it matched, the words around the match, the message cited,
+/// and its transaction when it made one.
+struct SearchHitBody: Encodable, Sendable {
+    /// Where the words are: the stored message.
+    struct Citation: Encodable, Sendable {
+        var messageID: String
+        /// "FILE:OFFSET" when read from a file, else the message id.
+        var cited: String
+        var file: String?
+        var offset: Int?
+        var channel: String
+        var sender: String?
+        var receivedAt: String?
+        var subject: String?
+        var status: String
+
+        enum CodingKeys: String, CodingKey {
+            case cited, file, offset, channel, sender, subject, status
+            case messageID = "message_id", receivedAt = "received_at"
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(messageID, forKey: .messageID)
+            try c.encode(cited, forKey: .cited)
+            try c.encode(file, forKey: .file)
+            try c.encode(offset, forKey: .offset)
+            try c.encode(channel, forKey: .channel)
+            try c.encode(sender, forKey: .sender)
+            try c.encode(receivedAt, forKey: .receivedAt)
+            try c.encode(subject, forKey: .subject)
+            try c.encode(status, forKey: .status)
+        }
+    }
+
+    /// bm25: lower is better.
+    var score: Double
+    /// The words around the match, matched words between « and ».
+    var snippet: String
+    var citation: Citation
+    var transaction: TransactionBody?
+
+    init(_ hit: SearchHit) {
+        score = hit.score
+        snippet = hit.snippet
+        let m = hit.message
+        citation = Citation(messageID: m.id, cited: m.citation, file: m.file, offset: m.offset, channel: m.channel,
+                            sender: m.sender, receivedAt: m.receivedAt.map(TransactionWriter.timestamp), subject: m.subject,
+                            status: m.status)
+        transaction = hit.transaction.map(TransactionBody.init)
+    }
+
+    enum CodingKeys: String, CodingKey { case score, snippet, citation, transaction }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(score, forKey: .score)
+        try c.encode(snippet, forKey: .snippet)
+        try c.encode(citation, forKey: .citation)
+        try c.encode(transaction, forKey: .transaction)
+    }
+}
+
+extension SpendlexService {
+    /// `GET /search?q=`: full-text search over the ledger's messages and transactions, ranked, each
+    /// hit with its citation (`spendlex search` over HTTP).
+    func addSearchRoutes(to table: RouteTable) {
+        let ledger = ledger
+        table.get("/search") { request, _ in
+            let reader = QueryReader(request)
+            let text = reader.string("q") ?? ""
+            let query = SearchQuery(text)
+            guard query.match != nil else { throw APIError.invalidField("q must hold at least one word to find") }
+            let limit = try reader.int("limit", in: 1...100) ?? 20
+            let offset = try reader.int("offset", in: 0...Int(Int32.max)) ?? 0
+            let (hits, total) = try await offloaded {
+                try stored { (try ledger.search(query, limit: limit, offset: offset), try ledger.searchCount(query)) }
+            }
+            return try JSONResponse.make(PageBody(itemsKey: "hits", items: hits.map(SearchHitBody.init), total: total,
+                                                  limit: limit, offset: offset))
+        }
+    }
+}

@@ -1,0 +1,492 @@
+import ArgumentParser
+import Foundation
+import SpendlexEngine
+import SpendlexRules
+import SpendlexStore
+
+/// `--store FILE` for the commands that read or edit the ledger; `SPENDLEX_STORE` when not given.
+struct StoreOption: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp(
+        "The SQLite ledger written by 'spendlex parse --store' (default: $SPENDLEX_STORE).", valueName: "file"))
+    var store: String?
+
+    /// The ledger's path: `--store`, else `SPENDLEX_STORE`; a usage error naming both when neither is set.
+    func path() throws -> String {
+        if let store { return store }
+        if let fromEnvironment = ProcessInfo.processInfo.environment["SPENDLEX_STORE"], !fromEnvironment.isEmpty {
+            return fromEnvironment
+        }
+        throw ValidationError("no ledger given: pass --store FILE or set SPENDLEX_STORE")
+    }
+
+    /// Opens the ledger; a missing or unreadable one is bad input (exit 65), never created here.
+    func open() throws -> Ledger {
+        let path = try path()
+        guard FileManager.default.fileExists(atPath: path) else {
+            Stderr.write("error: no ledger at \(path) (make one with: spendlex parse INPUT... --store \(path))\n")
+            throw ExitStatus.badInput
+        }
+        do { return try Ledger(path: path) } catch {
+            Stderr.write("error: cannot open the ledger \(path): \(error)\n")
+            throw ExitStatus.badInput
+        }
+    }
+}
+
+/// How a listing is written: a table for a person, JSON Lines or CSV for a program. The
+/// default is the table on a terminal and JSON Lines into a pipe or a file.
+enum ListingFormat: String, ExpressibleByArgument, CaseIterable {
+    case table, jsonl, csv
+
+    static var forStandardOutput: ListingFormat { isatty(STDOUT_FILENO) == 1 ? .table : .jsonl }
+}
+
+/// Columns sized to their widest cell (up to a cap), amounts right-aligned.
+struct TextTable {
+    struct Column {
+        var title: String
+        var maxWidth: Int
+        var rightAligned = false
+    }
+
+    var columns: [Column]
+    var rows: [[String]] = []
+
+    init(_ columns: [Column]) { self.columns = columns }
+
+    var text: String {
+        let widths = columns.indices.map { index in
+            min(columns[index].maxWidth, rows.map { $0[index].count }.reduce(columns[index].title.count, max))
+        }
+        func line(_ cells: [String]) -> String {
+            var out = ""
+            for (index, cell) in cells.enumerated() {
+                var text = cell.replacingOccurrences(of: "\n", with: " ")
+                if text.count > widths[index] { text = String(text.prefix(widths[index] - 1)) + "…" }
+                let pad = String(repeating: " ", count: widths[index] - text.count)
+                out += (columns[index].rightAligned ? pad + text : text + pad) + "  "
+            }
+            while out.last == " " { out.removeLast() }
+            return out + "\n"
+        }
+        return line(columns.map(\.title)) + rows.map(line).joined()
+    }
+}
+
+/// A stored transaction's cells in the listings: the amount signed by its direction.
+enum TransactionCells {
+    static func amount(_ t: StoredTransaction) -> String {
+        guard let text = t.amountText else { return "-" }
+        let sign = t.direction == .debit ? "-" : t.direction == .credit ? "+" : ""
+        return sign + text + (t.currency.map { " " + $0 } ?? "")
+    }
+
+    static func account(_ t: StoredTransaction) -> String {
+        t.bank + (t.account.map { " \($0.type) \($0.last4)" } ?? "")
+    }
+
+    static func category(_ t: StoredTransaction) -> String {
+        t.categoryName + (t.subcategory.map { " / " + $0 } ?? "")
+    }
+}
+
+struct Transactions: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "transactions",
+        abstract: "List the ledger's transactions, with filters.",
+        discussion: """
+            Oldest first (--newest-first for the other way). Duplicates are left out unless \
+            --include-duplicates. On a terminal the list is a table; into a pipe or a file it is JSON Lines \
+            (the record of 'spendlex export --format jsonl', with ledger ids), unless --format says otherwise.
+            """
+    )
+
+    @OptionGroup var store: StoreOption
+
+    @Option(name: .long, help: ArgumentHelp("First day, inclusive (YYYY-MM-DD).", valueName: "date"))
+    var from: String?
+
+    @Option(name: .long, help: ArgumentHelp("Last day, inclusive (YYYY-MM-DD).", valueName: "date"))
+    var to: String?
+
+    @Option(name: .long, help: ArgumentHelp("Only the card or account ending in these digits.", valueName: "digits"))
+    var account: String?
+
+    @Option(name: .long, help: ArgumentHelp("Only this category (\"Uncategorized\" for none).", valueName: "name"))
+    var category: String?
+
+    @Option(name: .long, help: ArgumentHelp("Only merchants containing this text (any case).", valueName: "text"))
+    var merchant: String?
+
+    @Option(name: .long, help: ArgumentHelp("Only amounts of at least this much.", valueName: "amount"))
+    var min: String?
+
+    @Option(name: .long, help: ArgumentHelp("Only amounts of at most this much.", valueName: "amount"))
+    var max: String?
+
+    @Option(name: .long, help: ArgumentHelp("Only this status: ok, review or pending.", valueName: "status"))
+    var status: String?
+
+    @Option(name: .long, help: ArgumentHelp("Only this kind: purchase, refund, transfer, withdrawal, ...", valueName: "kind"))
+    var kind: String?
+
+    @Option(name: .long, help: ArgumentHelp("Only debits or only credits.", valueName: "debit|credit"))
+    var direction: String?
+
+    @Flag(name: .long, help: "Include the transactions linked to a primary as its duplicates.")
+    var includeDuplicates = false
+
+    @Flag(name: .long, help: "Newest first.")
+    var newestFirst = false
+
+    @Option(name: .long, help: ArgumentHelp("At most this many.", valueName: "count"))
+    var limit: Int?
+
+    @Option(name: .long, help: "table, jsonl or csv (default: table on a terminal, jsonl otherwise).")
+    var format: ListingFormat?
+
+    func validate() throws {
+        for (name, value) in [("--from", from), ("--to", to)] {
+            if let value, LocalDate(iso: value) == nil { throw ValidationError("\(name) '\(value)' is not a day such as 2026-05-02") }
+        }
+        for (name, value) in [("--min", min), ("--max", max)] {
+            if let value, Decimal(string: value, locale: Locale(identifier: "en_US_POSIX")) == nil || value.contains(",") {
+                throw ValidationError("\(name) '\(value)' is not an amount such as 1250 or 12.50")
+            }
+        }
+        if let status, Transaction.Status(rawValue: status) == nil { throw ValidationError("--status must be ok, review or pending") }
+        if let direction, Direction(rawValue: direction) == nil { throw ValidationError("--direction must be debit or credit") }
+        if let limit, limit < 0 { throw ValidationError("--limit must be at least 0") }
+    }
+
+    var query: TransactionQuery {
+        var query = TransactionQuery(from: from.flatMap(LocalDate.init(iso:)), to: to.flatMap(LocalDate.init(iso:)),
+                                     includeDuplicates: includeDuplicates)
+        query.accountLast4 = account
+        query.category = category
+        query.merchant = merchant
+        let posix = Locale(identifier: "en_US_POSIX")
+        query.minAmount = min.flatMap { Decimal(string: $0, locale: posix) }
+        query.maxAmount = max.flatMap { Decimal(string: $0, locale: posix) }
+        query.status = status.flatMap(Transaction.Status.init(rawValue:))
+        query.kind = kind
+        query.direction = direction.flatMap(Direction.init(rawValue:))
+        query.newestFirst = newestFirst
+        query.limit = limit
+        return query
+    }
+
+    func run() throws {
+        let ledger = try store.open()
+        let found: [StoredTransaction]
+        do { found = try ledger.transactions(query) } catch {
+            Stderr.write("error: reading the ledger failed: \(error)\n")
+            throw ExitStatus.internalError
+        }
+        switch format ?? .forStandardOutput {
+        case .jsonl: print(LedgerExporter(format: .jsonl).rows(found), terminator: "")
+        case .csv: print(LedgerExporter(format: .csv).export(found).text, terminator: "")
+        case .table:
+            var table = TextTable([
+                .init(title: "ID", maxWidth: 8, rightAligned: true), .init(title: "DATE", maxWidth: 10),
+                .init(title: "ACCOUNT", maxWidth: 22), .init(title: "MERCHANT", maxWidth: 30),
+                .init(title: "CATEGORY", maxWidth: 28), .init(title: "AMOUNT", maxWidth: 20, rightAligned: true),
+                .init(title: "STATUS", maxWidth: 8),
+            ])
+            for t in found {
+                table.rows.append([String(t.id), t.date?.description ?? "-", TransactionCells.account(t), t.merchant ?? "-",
+                                   TransactionCells.category(t), TransactionCells.amount(t),
+                                   t.duplicateOf.map { "dup of \($0)" } ?? t.status.rawValue])
+            }
+            print(table.text + "\(found.count) transaction\(found.count == 1 ? "" : "s")")
+        }
+    }
+}
+
+struct Show: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show one transaction with the message it came from, cited.",
+        discussion: """
+            ID is a transaction's ledger id (the ID column of 'spendlex transactions', 'ledger_id' in JSON) \
+            or a stored message's id. The message is cited by file and byte offset (or its Message-ID), \
+            sender and arrival time, and its text is shown as the parser read it, card numbers masked.
+            """
+    )
+
+    @OptionGroup var store: StoreOption
+
+    @Argument(help: "A transaction's ledger id, or a message id.")
+    var id: String
+
+    @Option(name: .long, help: "text or json.")
+    var format: ShowFormat = .text
+
+    enum ShowFormat: String, ExpressibleByArgument, CaseIterable { case text, json }
+
+    func run() throws {
+        let ledger = try store.open()
+        var transaction: StoredTransaction?
+        var message: StoredMessage?
+        var duplicates: [Int64] = []
+        do {
+            if let ledgerID = Int64(id) { transaction = try ledger.transaction(id: ledgerID) }
+            if let transaction {
+                message = try ledger.message(id: transaction.messageID)
+                duplicates = try ledger.duplicates(of: transaction.id)
+            } else {
+                message = try ledger.message(id: id)
+                if let message { transaction = try ledger.transaction(forMessage: message.id) }
+                if let transaction { duplicates = try ledger.duplicates(of: transaction.id) }
+            }
+        } catch {
+            Stderr.write("error: reading the ledger failed: \(error)\n")
+            throw ExitStatus.internalError
+        }
+        guard transaction != nil || message != nil else {
+            Stderr.write("error: the ledger has no transaction or message '\(id)'\n")
+            throw ExitStatus.badInput
+        }
+        switch format {
+        case .json: print(ShowJSON.object(transaction: transaction, message: message, duplicates: duplicates))
+        case .text: print(Self.text(transaction: transaction, message: message, duplicates: duplicates), terminator: "")
+        }
+    }
+
+    static func text(transaction: StoredTransaction?, message: StoredMessage?, duplicates: [Int64], citesMessage: Bool = true) -> String {
+        var out = ""
+        func field(_ name: String, _ value: String?) {
+            guard let value, !value.isEmpty else { return }
+            out += "  " + name.padding(toLength: 11, withPad: " ", startingAt: 0) + value + "\n"
+        }
+        if let t = transaction {
+            out += "Transaction \(t.id): \(t.status.rawValue), confidence \(String(format: "%.2f", t.confidence))\n"
+            field("date", [t.date?.description, t.time?.description].compactMap { $0 }.joined(separator: " "))
+            field("amount", [t.direction?.rawValue, t.amountText, t.currency].compactMap { $0 }.joined(separator: " "))
+            field("merchant", t.merchant.map { $0 + (t.merchantSource == "user" ? "  (set by you)" : "") })
+            field("category", t.category.map { _ in TransactionCells.category(t) + (t.categorySource == "user" ? "  (set by you)" : "") })
+            field("account", TransactionCells.account(t))
+            field("kind", t.kind?.rawValue)
+            field("channel", t.channel)
+            field("balance", t.balanceText)
+            field("reference", t.reference)
+            field("note", t.note)
+            field("rule", t.rule)
+            if let primary = t.duplicateOf {
+                field("duplicate", "of \(primary)" + (t.duplicateReason.map { " (\($0))" } ?? ""))
+            } else if t.notDuplicate {
+                field("duplicate", "none (said by you)")
+            }
+            if !duplicates.isEmpty { field("duplicates", duplicates.map(String.init).joined(separator: ", ")) }
+        }
+        if let m = message {
+            if !out.isEmpty { out += "\n" }
+            out += "Message \(m.id)\n"
+            field("cited", m.citation)
+            field("channel", m.channel)
+            field("sender", m.sender)
+            field("received", m.receivedAt.map(TransactionWriter.timestamp))
+            field("subject", m.subject)
+            if transaction == nil {
+                field("status", m.status + (m.reason.map { ": \($0)" } ?? ""))
+            }
+            if let text = m.text {
+                out += "\n" + text.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }.joined(separator: "\n") + "\n"
+            } else {
+                out += "\n    (the ledger holds no text for this message: stored before texts were kept, or ignored)\n"
+            }
+        } else if let t = transaction, citesMessage {
+            out += "\nMessage \(t.messageID): not in the ledger\n"
+        }
+        return out
+    }
+}
+
+/// `spendlex show --format json`: the transaction as `export --format jsonl` writes it, the message
+/// with its citation, and the ledger ids of the transaction's duplicates.
+enum ShowJSON {
+    static func object(transaction: StoredTransaction?, message: StoredMessage?, duplicates: [Int64]) -> String {
+        var parts: [String] = []
+        if let transaction {
+            var line = LedgerExporter(format: .jsonl).rows([transaction])
+            if line.hasSuffix("\n") { line.removeLast() }
+            parts.append("\"transaction\":" + line)
+        } else {
+            parts.append("\"transaction\":null")
+        }
+        if let m = message {
+            let fields: [(String, String?)] = [
+                ("id", m.id), ("citation", m.citation), ("file", m.file), ("offset", m.offset.map(String.init)),
+                ("channel", m.channel), ("sender", m.sender), ("received_at", m.receivedAt.map(TransactionWriter.timestamp)),
+                ("subject", m.subject), ("status", m.status), ("rule", m.rule), ("reason", m.reason), ("text", m.text),
+            ]
+            let body = fields.map { name, value -> String in
+                let encoded: String
+                if name == "offset" { encoded = value ?? "null" } else { encoded = value.map(jsonString) ?? "null" }
+                return "\"\(name)\":\(encoded)"
+            }.joined(separator: ",")
+            parts.append("\"message\":{\(body)}")
+        } else {
+            parts.append("\"message\":null")
+        }
+        parts.append("\"duplicates\":[" + duplicates.map(String.init).joined(separator: ",") + "]")
+        return "{" + parts.joined(separator: ",") + "}"
+    }
+
+    static func jsonString(_ text: String) -> String {
+        let data = (try? JSONEncoder().encode(text)) ?? Data("\"\"".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+struct Edit: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Correct a transaction: its category, merchant or note, or say it duplicates nothing.",
+        discussion: """
+            What is set here is the person's: a later run over the same messages, 'spendlex categorize \
+            --recompute' or a reparse never undoes it. The category must be one the categories file declares.
+            """
+    )
+
+    @OptionGroup var store: StoreOption
+
+    @OptionGroup var rules: RuleOptions
+
+    @Argument(help: "The transaction's ledger id.")
+    var id: Int64
+
+    @Option(name: .long, help: ArgumentHelp("CATEGORY or CATEGORY/SUBCATEGORY.", valueName: "category"))
+    var category: String?
+
+    @Option(name: .long, help: ArgumentHelp("The merchant's name.", valueName: "name"))
+    var merchant: String?
+
+    @Option(name: .long, help: ArgumentHelp("A note of your own.", valueName: "text"))
+    var note: String?
+
+    @Flag(name: .long, help: "Remove the note.")
+    var clearNote = false
+
+    @Flag(name: .long, help: "It duplicates nothing: undo its link to a primary, and keep it unlinked.")
+    var notDuplicate = false
+
+    func validate() throws {
+        if note != nil && clearNote { throw ValidationError("--note and --clear-note cannot be used together") }
+        if let merchant, merchant.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--merchant cannot be empty") }
+        if category == nil && merchant == nil && note == nil && !clearNote && !notDuplicate {
+            throw ValidationError("nothing to change: give --category, --merchant, --note, --clear-note or --not-duplicate")
+        }
+    }
+
+    func run() throws {
+        var edit = TransactionEdit(merchant: merchant?.trimmingCharacters(in: .whitespaces), notDuplicate: notDuplicate)
+        if let note { edit.note = .some(note) } else if clearNote { edit.note = .some(nil) }
+        if let category {
+            let parts = category.split(separator: "/", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            let subcategory = parts.count > 1 ? parts[1] : nil
+            let declared = try rules.engine().rules.rules.categories
+            guard let declaration = declared.first(where: { $0.name.value == parts[0] }) else {
+                throw ValidationError("unknown category '\(parts[0])'; declared: " + declared.map(\.name.value).joined(separator: ", "))
+            }
+            if let subcategory, !declaration.subcategories.contains(where: { $0.value == subcategory }) {
+                throw ValidationError("'\(parts[0])' has no subcategory '\(subcategory)'")
+            }
+            edit.category = (parts[0], subcategory)
+        }
+        let ledger = try store.open()
+        let edited: StoredTransaction?
+        do {
+            guard try ledger.edit(transaction: id, edit) else {
+                Stderr.write("error: the ledger has no transaction \(id)\n")
+                throw ExitStatus.badInput
+            }
+            edited = try ledger.transaction(id: id)
+        } catch let exit as ExitCode { throw exit } catch {
+            Stderr.write("error: writing the ledger failed: \(error)\n")
+            throw ExitStatus.internalError
+        }
+        if let edited {
+            print(Show.text(transaction: edited, message: nil, duplicates: [], citesMessage: false), terminator: "")
+        }
+    }
+}
+
+struct Search: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Full-text search over the stored messages and transactions, with citations.",
+        discussion: """
+            Every word must be there, in the merchant, category, note, subject, text or sender (any case, \
+            accents ignored), as the start of a word ("amazon" finds AMAZONPAY); "a phrase" in quotes for \
+            exact words, -word for a word that must not be there \
+            (after '--', so that it is not read as an option: spendlex search -- netflix -refund). \
+            Best hits first: a word in the merchant or a note counts more than one in the text. Each hit cites \
+            its message (file and byte offset, or Message-ID) and shows the words around the match between « ».
+            """
+    )
+
+    @OptionGroup var store: StoreOption
+
+    @Argument(parsing: .remaining, help: "The words to find.")
+    var words: [String]
+
+    @Option(name: .long, help: ArgumentHelp("At most this many hits.", valueName: "count"))
+    var limit: Int = 20
+
+    @Option(name: .long, help: "text, jsonl.")
+    var format: SearchFormat?
+
+    enum SearchFormat: String, ExpressibleByArgument, CaseIterable { case text, jsonl }
+
+    func validate() throws {
+        if words.isEmpty { throw ValidationError("give the words to find: spendlex search swiggy march") }
+        if limit < 1 { throw ValidationError("--limit must be at least 1") }
+    }
+
+    func run() throws {
+        let query = SearchQuery(words.joined(separator: " "))
+        guard query.match != nil else { throw ValidationError("nothing to find in '\(words.joined(separator: " "))': give a word") }
+        let ledger = try store.open()
+        let hits: [SearchHit]
+        let total: Int
+        do {
+            hits = try ledger.search(query, limit: limit)
+            total = try ledger.searchCount(query)
+        } catch {
+            Stderr.write("error: searching the ledger failed: \(error)\n")
+            throw ExitStatus.internalError
+        }
+        switch format ?? (isatty(STDOUT_FILENO) == 1 ? .text : .jsonl) {
+        case .jsonl:
+            for hit in hits { print(Self.jsonLine(hit)) }
+        case .text:
+            for (index, hit) in hits.enumerated() {
+                var head = "\(index + 1). "
+                if let t = hit.transaction {
+                    head += "transaction \(t.id)  \(t.date?.description ?? "-")  \(TransactionCells.amount(t))  \(t.merchant ?? "-")"
+                    if let primary = t.duplicateOf { head += "  (duplicate of \(primary))" }
+                } else {
+                    head += "message (\(hit.message.status))"
+                }
+                print(head)
+                print("   " + hit.snippet.replacingOccurrences(of: "\n", with: " "))
+                print("   cited: \(hit.message.citation)" + (hit.message.sender.map { "  from \($0)" } ?? "")
+                      + (hit.message.receivedAt.map { "  at " + TransactionWriter.timestamp($0) } ?? ""))
+            }
+            print("\(hits.count) of \(total) hit\(total == 1 ? "" : "s")")
+        }
+    }
+
+    static func jsonLine(_ hit: SearchHit) -> String {
+        var transaction = "null"
+        if let t = hit.transaction {
+            transaction = LedgerExporter(format: .jsonl).rows([t])
+            if transaction.hasSuffix("\n") { transaction.removeLast() }
+        }
+        let m = hit.message
+        let message = "{\"id\":\(ShowJSON.jsonString(m.id)),\"citation\":\(ShowJSON.jsonString(m.citation)),"
+            + "\"file\":\(m.file.map(ShowJSON.jsonString) ?? "null"),\"offset\":\(m.offset.map(String.init) ?? "null"),"
+            + "\"sender\":\(m.sender.map(ShowJSON.jsonString) ?? "null"),"
+            + "\"received_at\":\(m.receivedAt.map { ShowJSON.jsonString(TransactionWriter.timestamp($0)) } ?? "null"),"
+            + "\"status\":\(ShowJSON.jsonString(m.status))}"
+        return "{\"score\":\(hit.score),\"snippet\":\(ShowJSON.jsonString(hit.snippet)),\"message\":\(message),\"transaction\":\(transaction)}"
+    }
+}
