@@ -490,3 +490,34 @@ struct Search: ParsableCommand {
         return "{\"score\":\(hit.score),\"snippet\":\(ShowJSON.jsonString(hit.snippet)),\"message\":\(message),\"transaction\":\(transaction)}"
     }
 }
+
+struct Balances: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Each account's latest known balance, and the gaps a missed alert leaves.",
+        discussion: """
+            The balance an alert stated ("Avl bal Rs 5,000") is kept with its transaction: for each account \
+            (bank, card or account, currency) the latest one, what it is (a balance, a card's available limit, \
+            an amount owed: told by how consecutive alerts chain), when, and its ledger id; the latest \
+            statement closing balance beside it. A gap is two stated balances that the transactions between \
+            them do not explain: an alert that never came, or a fee; the amount unexplained is given. Exports \
+            to beancount and ledger-cli assert these balances (padding, with a comment, where a gap is).
+            """
+    )
+
+    @OptionGroup var store: StoreOption
+
+    @Option(name: .long, help: "text or json.")
+    var format: Show.ShowFormat = .text
+
+    func run() throws {
+        let ledger = try store.open()
+        let balances: AccountBalances
+        do {
+            balances = AccountBalances(transactions: try ledger.transactions(), statementBalances: try ledger.statementBalances())
+        } catch {
+            Stderr.write("error: reading the ledger failed: \(error)\n")
+            throw ExitStatus.internalError
+        }
+        print(format == .json ? balances.json() : balances.text(), terminator: "")
+    }
+}

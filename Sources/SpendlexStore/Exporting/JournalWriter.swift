@@ -22,10 +22,16 @@ struct JournalWriter: Sendable {
         /// An opening balance: the journal's own postings before it may not reach it (the
         /// account's history before the ledger began), so it is padded to.
         let opening: Bool
+        /// A balance an alert stated (not a statement): padded to where the postings do not reach
+        /// it (the account's first, or one after an alert that never came), with a comment saying
+        /// how much the postings left unexplained.
+        var stated = false
     }
 
     /// The equity account opening balances are padded from.
     static let openingBalances = "Equity:Opening-Balances"
+    /// The account a gap between two balances alerts stated is padded from.
+    static let unexplained = "Equity:Unexplained"
 
     /// The whole journal; `leftOut` become comments at the end; `assertions` are written after
     /// the transactions of their day.
@@ -43,10 +49,12 @@ struct JournalWriter: Sendable {
         // the order it reads them. The running sums say where an opening balance needs padding.
         var pending = assertions.sorted { ($0.date, $0.account, $0.opening ? 0 : 1) < ($1.date, $1.account, $1.opening ? 0 : 1) }[...]
         var sums: [String: Decimal] = [:]
+        var asserted: Set<String> = []
         func flush(through date: LocalDate?) {
             while let next = pending.first, date.map({ next.date < $0 }) ?? true {
                 pending.removeFirst()
-                out += "\n" + assertion(next, sum: sums["\(next.account) \(next.currency)", default: 0])
+                let key = "\(next.account) \(next.currency)"
+                out += "\n" + assertion(next, sum: sums[key, default: 0], first: asserted.insert(key).inserted)
                 // After a pad or an assignment, the account holds what the statement says.
                 sums["\(next.account) \(next.currency)"] = next.amount
             }
@@ -80,6 +88,12 @@ struct JournalWriter: Sendable {
             use(assertion.account, on: assertion.date)
             use(Self.openingBalances, on: assertion.date)
         }
+        // A stated balance may pad from either account (its first, or after a gap).
+        for assertion in assertions where assertion.stated {
+            use(assertion.account, on: assertion.date)
+            use(Self.openingBalances, on: assertion.date)
+            use(Self.unexplained, on: assertion.date)
+        }
         let currencies = Set(entries.map(\.currency) + assertions.map(\.currency)).sorted()
         var out = ""
         switch dialect {
@@ -104,8 +118,9 @@ struct JournalWriter: Sendable {
     /// an unused pad is an error) and a `balance` the next day (it holds at the start of its day).
     /// ledger-cli: an opening balance assigned from the equity account, a closing one asserted
     /// on a posting of nothing.
-    func assertion(_ a: Assertion, sum: Decimal) -> String {
+    func assertion(_ a: Assertion, sum: Decimal, first: Bool = true) -> String {
         let amount = "\(a.amount) \(a.currency)"
+        if a.stated { return statedAssertion(a, sum: sum, first: first) }
         switch dialect {
         case .beancount:
             let next = LocalDate(daysSinceEpoch: a.date.daysSinceEpoch + 1) ?? a.date
@@ -118,6 +133,31 @@ struct JournalWriter: Sendable {
                 return "\(a.date) * Opening balance (statement)\n    \(a.account)  = \(amount)\n    \(Self.openingBalances)\n"
             }
             return "\(a.date) * Closing balance (statement)\n    \(a.account)  0 \(a.currency) = \(amount)\n"
+        }
+    }
+
+    /// An alert's balance at the end of its day: asserted where the postings reach it; else padded
+    /// to (beancount's `pad`, ledger-cli's assignment) from the opening balances for the account's
+    /// first, from `Equity:Unexplained` for a later one (an alert that never came, a fee), with a
+    /// comment giving the difference.
+    func statedAssertion(_ a: Assertion, sum: Decimal, first: Bool) -> String {
+        let amount = "\(a.amount) \(a.currency)"
+        let gap = a.amount - sum
+        let source = first ? Self.openingBalances : Self.unexplained
+        let comment = gap == 0 ? "" : first
+            ? "; the first balance an alert stated for the account; the postings before it leave \(gap) \(a.currency) (its history before the ledger)\n"
+            : "; a gap: the postings since the last balance an alert stated leave \(gap) \(a.currency) unexplained (an alert that never came, a fee)\n"
+        switch dialect {
+        case .beancount:
+            let next = LocalDate(daysSinceEpoch: a.date.daysSinceEpoch + 1) ?? a.date
+            var text = comment
+            if gap != 0 { text += "\(a.date) pad \(a.account) \(source)\n" }
+            return text + "\(next) balance \(a.account)  \(amount)\n"
+        case .ledger:
+            if gap != 0 {
+                return comment + "\(a.date) * Balance stated by an alert\n    \(a.account)  = \(amount)\n    \(source)\n"
+            }
+            return "\(a.date) * Balance stated by an alert\n    \(a.account)  0 \(a.currency) = \(amount)\n"
         }
     }
 

@@ -29,7 +29,8 @@ public struct LedgerExporter: Sendable {
     /// `transactions` (as `Ledger.transactions` returns them: ordered) in this format; a journal
     /// asserts the statement `balances` of the accounts its transactions use (beancount's
     /// `balance`, after a `pad` from `Equity:Opening-Balances` where the journal's own postings
-    /// do not reach a statement's opening balance; ledger-cli's `= AMOUNT`).
+    /// do not reach a statement's opening balance; ledger-cli's `= AMOUNT`), and the end-of-day
+    /// balances the alerts of a bank account stated (`AccountBalances.journalAssertions`).
     public func export(_ transactions: [StoredTransaction], balances: [StatedBalance] = []) -> Export {
         switch format {
         case .csv, .jsonl:
@@ -45,13 +46,17 @@ public struct LedgerExporter: Sendable {
             }
             let writer = JournalWriter(dialect: format == .beancount ? .beancount : .ledger)
             let used = Set(entries.map(\.account))
-            let assertions = balances.compactMap { balance -> JournalWriter.Assertion? in
+            let fromStatements = balances.compactMap { balance -> JournalWriter.Assertion? in
                 let account = JournalAccountName.account(
                     bank: balance.bank, account: balance.account.map { StoredTransaction.Account(type: $0.type, last4: $0.last4) })
                 guard used.contains(account), JournalEntry.isCommodity(balance.currency) else { return nil }
                 return JournalWriter.Assertion(account: account, currency: balance.currency, date: balance.date,
                                                amount: balance.amount, opening: balance.opening)
             }
+            // The balances alerts stated, where their account's chain vouches for them.
+            let fromAlerts = AccountBalances.journalAssertions(transactions, statementBalances: balances)
+                .filter { used.contains($0.account) }
+            let assertions = fromStatements + fromAlerts
             return Export(text: writer.journal(entries, leftOut: leftOut, assertions: assertions), written: entries.count,
                           leftOut: leftOut.map(\.description))
         }

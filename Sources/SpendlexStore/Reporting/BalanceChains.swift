@@ -29,6 +29,8 @@ public struct BalanceChains: Sendable, Equatable {
         public var fallsWithDebits: Bool?
         /// The pairs that do not chain, in time order.
         public var breaks: [Break]
+        /// The transactions that state a balance, in time order.
+        public var transactions: [StoredTransaction] = []
 
         /// The share of pairs that chain, 0...1; nil without pairs.
         public var share: Double? { pairs == 0 ? nil : Double(chained) / Double(pairs) }
@@ -97,7 +99,7 @@ public struct BalanceChains: Sendable, Equatable {
         let rises = pairs.filter { $0.next.balance == $0.rising }.count
         let fallsWithDebits: Bool? = falls == 0 && rises == 0 ? nil : falls >= rises
         var account = Account(name: name, withBalance: transactions.count, pairs: pairs.count, chained: 0,
-                              fallsWithDebits: fallsWithDebits, breaks: [])
+                              fallsWithDebits: fallsWithDebits, breaks: [], transactions: transactions)
         for pair in pairs {
             let expected = fallsWithDebits == false ? pair.rising : pair.falling
             if pair.next.balance == expected {
