@@ -72,7 +72,8 @@ public final class Ledger: Sendable {
 
     /// Starts an import run over these inputs; returns its id. Runs left open by a process
     /// that no longer exists (killed, crashed) are closed first as interrupted.
-    public func beginRun(inputs: [String]) throws -> Int64 {
+    /// `rulesHash` names the rules it parses with (`messagesParsedWithOtherRules`).
+    public func beginRun(inputs: [String], rulesHash: String? = nil) throws -> Int64 {
         try pool.write { db in
             let open = try Row.fetchAll(db, sql: "SELECT id, pid FROM import_runs WHERE finished_at IS NULL AND pid IS NOT NULL")
             for row in open {
@@ -82,10 +83,21 @@ public final class Ledger: Sendable {
                     Self.now(), "interrupted: its process (\(pid)) ended before the run finished", row["id"] as Int64,
                 ])
             }
-            try db.execute(sql: "INSERT INTO import_runs (inputs, inputs_hash, started_at, pid) VALUES (?, ?, ?, ?)",
+            try db.execute(sql: "INSERT INTO import_runs (inputs, inputs_hash, started_at, pid, rules_hash) VALUES (?, ?, ?, ?, ?)",
                            arguments: [CardNumberMasker.mask(inputs.joined(separator: "\n")), Self.inputsHash(inputs),
-                                       Self.now(), getpid()])
+                                       Self.now(), getpid(), rulesHash])
             return db.lastInsertedRowID
+        }
+    }
+
+    /// How many stored messages were last parsed by a run with rules other than those `rulesHash`
+    /// names (runs from before rules were recorded are not counted).
+    public func messagesParsedWithOtherRules(than rulesHash: String) throws -> Int {
+        try pool.read { db in
+            try Int.fetchOne(db, sql: """
+                SELECT count(*) FROM messages
+                WHERE run_id IN (SELECT id FROM import_runs WHERE rules_hash IS NOT NULL AND rules_hash != ?)
+                """, arguments: [rulesHash]) ?? 0
         }
     }
 

@@ -205,6 +205,11 @@ enum LedgerSchema {
                 \(SearchIndex.schema)
                 """)
         }
+        // Which rules each run parsed with (a hash of the rule files), so that a run over a ledger
+        // stored with other rules can say so and name --reprocess.
+        migrator.registerMigration("v8-rules-hash") { db in
+            try db.execute(sql: "ALTER TABLE import_runs ADD COLUMN rules_hash TEXT")
+        }
         return migrator
     }
 }

@@ -16,8 +16,11 @@ struct Categorize: ParsableCommand {
 
     @OptionGroup var rules: RuleOptions
 
-    @Option(name: .long, help: ArgumentHelp("The SQLite ledger (from spendlex parse --store).", valueName: "file"))
-    var store: String
+    @Option(name: .customLong("store"), help: ArgumentHelp("The SQLite ledger (from spendlex parse --store) (default: $SPENDLEX_STORE).", valueName: "file"))
+    var storeOption: String?
+
+    /// `--store`, else `SPENDLEX_STORE`; "" when neither (refused by `validate`).
+    var store: String { storeOption ?? ProcessInfo.processInfo.environment["SPENDLEX_STORE"] ?? "" }
 
     @Flag(name: .long, help: "Decide every transaction again, not only uncategorized ones (hand-set categories kept).")
     var recompute = false
@@ -31,6 +34,7 @@ struct Categorize: ParsableCommand {
     var statistics = false
 
     func validate() throws {
+        if store.isEmpty { throw ValidationError("no ledger given: pass --store FILE or set SPENDLEX_STORE") }
         if !set.isEmpty && (set.count != 2 || Int64(set[0]) == nil) {
             throw ValidationError("--set takes a ledger id and a category: --set 42 \"Food & Dining/Groceries\"")
         }

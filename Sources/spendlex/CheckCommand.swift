@@ -9,14 +9,15 @@ struct Check: ParsableCommand {
         discussion: "Exits 1 when any error is found; warnings alone exit 0."
     )
 
-    @Argument(help: ArgumentHelp("Rule files or folders.", valueName: "path"))
-    var paths: [String] = ["rules", "grammars"]
+    @Argument(help: ArgumentHelp("Rule files or folders (default: $SPENDLEX_RULES, ./rules and ./grammars, or those installed).",
+                                 valueName: "path"))
+    var paths: [String] = []
 
     @Flag(name: .long, help: "Do not print warnings.")
     var noWarnings = false
 
     func run() throws {
-        let (compiled, diagnostics) = RuleCompiler.load(paths: paths, findingGrammars: true, forChecking: true)
+        let (compiled, diagnostics) = RuleCompiler.load(paths: try BundledRules.paths(given: paths), findingGrammars: true, forChecking: true)
         var all = diagnostics
         if !diagnostics.containsErrors {
             all += RuleTestRunner.lint(RuleEngine(rules: compiled))

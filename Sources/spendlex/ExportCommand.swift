@@ -7,8 +7,12 @@ extension ExportFormat: ExpressibleByArgument {}
 
 /// `--store`, `--from`, `--to`: a ledger to read and the days to read from it.
 struct LedgerRangeOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The SQLite ledger written by 'spendlex parse --store'.", valueName: "file"))
-    var store: String
+    @Option(name: .customLong("store"), help: ArgumentHelp(
+        "The SQLite ledger written by 'spendlex parse --store' (default: $SPENDLEX_STORE).", valueName: "file"))
+    var storeOption: String?
+
+    /// `--store`, else `SPENDLEX_STORE` (checked by `validate`).
+    var store: String { storeOption ?? ProcessInfo.processInfo.environment["SPENDLEX_STORE"] ?? "" }
 
     @Option(name: .long, help: ArgumentHelp("First day, inclusive (YYYY-MM-DD).", valueName: "date"))
     var from: String?
@@ -17,6 +21,7 @@ struct LedgerRangeOptions: ParsableArguments {
     var to: String?
 
     func validate() throws {
+        if store.isEmpty { throw ValidationError("no ledger given: pass --store FILE or set SPENDLEX_STORE") }
         for (name, value) in [("--from", from), ("--to", to)] {
             if let value, LocalDate(iso: value) == nil {
                 throw ValidationError("\(name) '\(value)' is not a day such as 2026-05-02")

@@ -13,8 +13,15 @@ struct Keys: ParsableCommand {
 
     /// `--store DB`, shared by the three.
     struct StoreOption: ParsableArguments {
-        @Option(name: .long, help: ArgumentHelp("The SQLite ledger the service uses (created if needed).", valueName: "db"))
-        var store: String
+        @Option(name: .customLong("store"), help: ArgumentHelp("The SQLite ledger the service uses (created if needed) (default: $SPENDLEX_STORE).", valueName: "file"))
+        var storeOption: String?
+
+        /// `--store`, else `SPENDLEX_STORE`; "" when neither (refused by `validate`).
+        var store: String { storeOption ?? ProcessInfo.processInfo.environment["SPENDLEX_STORE"] ?? "" }
+
+        func validate() throws {
+            if store.isEmpty { throw ValidationError("no ledger given: pass --store FILE or set SPENDLEX_STORE") }
+        }
 
         func keys() throws -> APIKeys {
             do { return APIKeys(ledger: try Ledger(path: store)) } catch {

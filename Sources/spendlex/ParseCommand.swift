@@ -142,7 +142,17 @@ struct Parse: ParsableCommand {
         let batch = BatchParser(engine: engine, writer: TransactionWriter(format: format), options: options)
         let progress = ProgressLine(enabled: !quiet && single.message == nil && isatty(STDERR_FILENO) == 1,
                                     totalBytes: Self.totalSize(of: inputs))
-        let run = try ledger?.beginRun(inputs: single.message == nil ? inputs : ["--text"])
+        // The rule files' contents (not their paths: the same rules named from another folder are
+        // the same), hashed: a run says when the ledger's messages were parsed with others.
+        let rulesHash = StableHash.hex(parts: engine.rules.rules.sources.values.map(\.text).sorted())
+        if let ledger, !reprocess, !quiet {
+            let stale = try ledger.messagesParsedWithOtherRules(than: rulesHash)
+            if stale > 0 {
+                Stderr.write("note: the rules changed since \(stale) of the ledger's messages were parsed; they keep what "
+                             + "the rules then read: run again with --reprocess to parse them with these\n")
+            }
+        }
+        let run = try ledger?.beginRun(inputs: single.message == nil ? inputs : ["--text"], rulesHash: rulesHash)
         // The ledger is written on a thread of its own while the workers parse.
         let intake = ledger.map { LedgerIntake(ledger: $0, run: run, reprocess: reprocess) }
         var stored = RunCounts()

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SpendlexEngine
 import SpendlexRules
+import SpendlexServer
 import SpendlexStore
 
 struct Recommend: ParsableCommand {
@@ -23,7 +24,9 @@ struct Recommend: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The wallet file (default: $SPENDLEX_WALLET, else wallet.yaml).", valueName: "file"))
     var wallet: String?
 
-    @Option(name: .long, help: ArgumentHelp("A ledger (SQLite) with the spending so far.", valueName: "db"))
+    @Option(name: .long, help: ArgumentHelp(
+        "A ledger (SQLite) with the spending so far, and the wallet the service keeps (default: $SPENDLEX_STORE).",
+        valueName: "db"))
     var store: String?
 
     @Option(name: .long, help: ArgumentHelp("The day of the purchase (default: today).", valueName: "yyyy-mm-dd"))
@@ -44,7 +47,7 @@ struct Recommend: ParsableCommand {
     var explain = false
 
     @Option(name: .long, help: ArgumentHelp("Card rule files, points files and the categories file.", valueName: "path"))
-    var rules: [String] = ["rules/cards", "rules/points.yaml", "rules/categories.yaml"]
+    var rules: [String] = []
 
     func validate() throws {
         guard ["text", "json"].contains(format) else { throw ValidationError("--format must be text or json") }
@@ -57,8 +60,25 @@ struct Recommend: ParsableCommand {
         if let store, !FileManager.default.fileExists(atPath: store) { throw ValidationError("no ledger at '\(store)'") }
     }
 
+    /// The card, points and categories files of the bundled rules (found as `BundledRules` finds them).
+    func rulePaths() throws -> [String] {
+        if !rules.isEmpty { return rules }
+        guard let folder = try BundledRules.paths(given: []).first(where: { $0.hasSuffix("rules") }) else {
+            throw ValidationError("no rules folder found: pass --rules")
+        }
+        return [folder + "/cards", folder + "/points.yaml", folder + "/categories.yaml"]
+    }
+
+    /// `--store`, else `SPENDLEX_STORE` when that ledger exists.
+    var storePath: String? {
+        if let store { return store }
+        guard let path = ProcessInfo.processInfo.environment["SPENDLEX_STORE"], !path.isEmpty,
+              FileManager.default.fileExists(atPath: path) else { return nil }
+        return path
+    }
+
     func run() throws {
-        let (ruleSet, loadDiagnostics) = RuleLoader.load(paths: rules)
+        let (ruleSet, loadDiagnostics) = RuleLoader.load(paths: try rulePaths())
         // The categories file's tables resolve merchants, as they categorize parsed transactions.
         let (compiled, compileDiagnostics) = RuleCompiler.compile(ruleSet)
         let categories = CategoryList.of(ruleSet)
@@ -70,14 +90,42 @@ struct Recommend: ParsableCommand {
             Stderr.write(DiagnosticFormatter(sources: ruleSet.sources).format(diagnostics.sortedByLocation()))
             throw ExitStatus.findings
         }
-        let walletPath = wallet ?? ProcessInfo.processInfo.environment["SPENDLEX_WALLET"] ?? "wallet.yaml"
-        let (loaded, walletDiagnostics, source) = WalletFileReader.load(path: walletPath, cards: ruleSet.cards,
-                                                                        programs: ruleSet.pointPrograms)
-        if !walletDiagnostics.isEmpty {
-            let sources = source.map { [walletPath: $0] } ?? [:]
-            Stderr.write(DiagnosticFormatter(sources: sources).format(walletDiagnostics.sortedByLocation()))
+        let store = storePath
+        let named = wallet ?? ProcessInfo.processInfo.environment["SPENDLEX_WALLET"]
+        let walletPath = named ?? "wallet.yaml"
+        let loaded: Wallet
+        if named == nil, !FileManager.default.fileExists(atPath: walletPath) {
+            // No wallet file: the wallet the service keeps in the ledger, else how to make one.
+            let cards: [WalletCardRecord]
+            let preferences: [String: String]
+            do {
+                let ledger = try store.map { try Ledger(path: $0) }
+                cards = try ledger?.walletCards() ?? []
+                preferences = try ledger?.preferences() ?? [:]
+            } catch {
+                Stderr.write("spendlex: cannot read the wallet in the ledger '\(store ?? "")': \(error)\n")
+                throw ExitStatus.internalError
+            }
+            guard !cards.isEmpty else {
+                Stderr.write("""
+                    error: no wallet: no wallet.yaml here, no --wallet or SPENDLEX_WALLET\(store.map { ", and no cards in the ledger \($0)" } ?? "").
+                    Write one (examples/wallet.yaml shows every field: each card's id in rules/cards, its last digits) and \
+                    pass --wallet FILE, or add cards to the ledger through the service (POST /wallet/cards) and pass --store.
+
+                    """)
+                throw ExitStatus.badInput
+            }
+            loaded = advisorWallet(cards: cards, preferences: preferences)
+        } else {
+            let (read, walletDiagnostics, source) = WalletFileReader.load(path: walletPath, cards: ruleSet.cards,
+                                                                          programs: ruleSet.pointPrograms)
+            if !walletDiagnostics.isEmpty {
+                let sources = source.map { [walletPath: $0] } ?? [:]
+                Stderr.write(DiagnosticFormatter(sources: sources).format(walletDiagnostics.sortedByLocation()))
+            }
+            guard let read, !walletDiagnostics.containsErrors else { throw ExitStatus.badInput }
+            loaded = read
         }
-        guard let loaded, !walletDiagnostics.containsErrors else { throw ExitStatus.badInput }
 
         let request = PurchaseRequest(query: query, merchant: merchant, category: category, mcc: mcc, amount: amount,
                                       currency: currency, online: online)

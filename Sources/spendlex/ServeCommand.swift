@@ -16,8 +16,11 @@ struct Serve: AsyncParsableCommand {
             """
     )
 
-    @Option(name: .long, help: ArgumentHelp("The SQLite ledger (created if needed).", valueName: "db"))
-    var store: String
+    @Option(name: .customLong("store"), help: ArgumentHelp("The SQLite ledger (created if needed) (default: $SPENDLEX_STORE).", valueName: "file"))
+    var storeOption: String?
+
+    /// `--store`, else `SPENDLEX_STORE`; "" when neither (refused by `validate`).
+    var store: String { storeOption ?? ProcessInfo.processInfo.environment["SPENDLEX_STORE"] ?? "" }
 
     @Option(name: .long, help: "The address to listen on.")
     var host = "127.0.0.1"
@@ -27,7 +30,7 @@ struct Serve: AsyncParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp(
         "Rule files or folders: bank files, grammars, categories, cards (repeat for several).", valueName: "path"))
-    var rules: [String] = ["rules", "grammars"]
+    var rules: [String] = []
 
     @Option(name: .long, help: ArgumentHelp("The wallet file the card advisor starts from.", valueName: "file"))
     var wallet: String?
@@ -65,6 +68,7 @@ struct Serve: AsyncParsableCommand {
     var webhook: [String] = []
 
     func validate() throws {
+        if store.isEmpty { throw ValidationError("no ledger given: pass --store FILE or set SPENDLEX_STORE") }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         for url in webhook where !(url.hasPrefix("http://") || url.hasPrefix("https://")) {
             throw ValidationError("--webhook '\(url)' is not an http:// or https:// URL")
@@ -82,9 +86,10 @@ struct Serve: AsyncParsableCommand {
 
     func run() async throws {
         let service: SpendlexService
+        let rulePaths = try BundledRules.paths(given: rules)
         do {
             var configuration = ServiceConfiguration(
-                host: host, port: port, storePath: store, rulePaths: rules, walletPath: wallet, maxBodyBytes: maxBody,
+                host: host, port: port, storePath: store, rulePaths: rulePaths, walletPath: wallet, maxBodyBytes: maxBody,
                 version: Spendlex.configuration.version)
             configuration.webhookURLs = webhook
             configuration.idleTimeout = .milliseconds(Int64((idleTimeout * 1000).rounded()))

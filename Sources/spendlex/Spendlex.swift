@@ -32,8 +32,10 @@ enum ExitStatus {
 
 /// `--rules PATH` for commands that parse messages.
 struct RuleOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Rule files or folders (bank files and grammars).", valueName: "path"))
-    var rules: [String] = ["rules", "grammars"]
+    @Option(name: .long, help: ArgumentHelp(
+        "Rule files or folders (bank files and grammars); default: $SPENDLEX_RULES, ./rules and ./grammars, or those installed.",
+        valueName: "path"))
+    var rules: [String] = []
 
     @Option(name: .long, help: ArgumentHelp(
         "Confidence (0 to 1) from which a transaction's status is ok; below it, review.", valueName: "score"))
@@ -51,7 +53,7 @@ struct RuleOptions: ParsableArguments {
 
     /// Loads and compiles the rules, printing diagnostics on stderr; exits 1 on any error.
     func engine() throws -> RuleEngine {
-        let engine = try compileOrExit(paths: rules, showWarnings: false)
+        let engine = try compileOrExit(paths: try BundledRules.paths(given: rules), showWarnings: false)
         return RuleEngine(rules: engine.rules, policy: ConfidencePolicy(okThreshold: okThreshold), matchLimit: matchLimit)
     }
 }

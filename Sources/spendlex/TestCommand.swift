@@ -21,11 +21,12 @@ struct Test: ParsableCommand {
     @Option(name: .long, help: "Output: text, junit (JUnit XML), tap (TAP version 13) or json.")
     var format: Format = .text
 
-    @Argument(help: ArgumentHelp("Rule files or folders.", valueName: "path"))
-    var paths: [String] = ["rules", "grammars"]
+    @Argument(help: ArgumentHelp("Rule files or folders (default: $SPENDLEX_RULES, ./rules and ./grammars, or those installed).",
+                                 valueName: "path"))
+    var paths: [String] = []
 
     func run() throws {
-        let engine = try compileOrExit(paths: paths, showWarnings: false)
+        let engine = try compileOrExit(paths: try BundledRules.paths(given: paths), showWarnings: false)
         let report = RuleTestRunner.run(engine)
         let formatter = DiagnosticFormatter(sources: engine.rules.rules.sources)
         switch format {

@@ -125,7 +125,7 @@ struct PreferencesBody: Encodable {
 
 /// The wallet the advisor sees: the ledger's wallet cards with their spending corrections,
 /// and the stored preferences.
-func advisorWallet(cards: [WalletCardRecord], preferences: [String: String]) -> Wallet {
+public func advisorWallet(cards: [WalletCardRecord], preferences: [String: String]) -> Wallet {
     let location = SourceLocation(file: "ledger", line: 1, column: 1)
     var wallet = Wallet(location: location)
     wallet.cards = cards.map { record in
