@@ -81,7 +81,8 @@ EOF
 
 # positive_data_acceptance takes a 422 where it depends on the rules or the ledger, not the shape:
 # an edit's or mapping's subcategory that is not its category's, a reward group the card does not
-# have (spending), a purchase advised on an empty wallet; and in the coverage phase, which draws no
+# have (spending), a purchase advised on an empty wallet, a question whose words `ask` cannot read;
+# and in the coverage phase, which draws no
 # value from the dictionaries, a card id or reward program the rules do not declare.
 # negative_data_rejection takes a 413: a batch of more than 500 messages is `batch_too_large`.
 cat >"$work/schemathesis.toml" <<EOF
@@ -105,7 +106,7 @@ include-operation-id = ["editTransaction", "addCategoryMapping", "recommend"]
 parameters = { "body.category" = { dictionary = "categories", probability = 1.0 } }
 
 [[operations]]
-include-operation-id = ["editTransaction", "addCategoryMapping", "correctWalletSpending", "recommend"]
+include-operation-id = ["editTransaction", "addCategoryMapping", "correctWalletSpending", "recommend", "ask"]
 checks.positive_data_acceptance.expected-statuses = ["2xx", "401", "403", "404", "422"]
 
 [[operations]]

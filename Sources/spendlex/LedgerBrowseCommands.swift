@@ -521,3 +521,61 @@ struct Balances: ParsableCommand {
         print(format == .json ? balances.json() : balances.text(), terminator: "")
     }
 }
+
+struct Ask: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Answer a question about your money from the ledger, with the transactions it counted.",
+        discussion: """
+            Read without a model or a network, in English or Spanish: how much was spent (on a category, at a \
+            merchant, in a period), received, how many transactions, the biggest purchases, income against \
+            spending by month. The answer gives the figure per currency (never added across currencies), the \
+            query it ran and the ledger ids it counted (spendlex show ID cites each one's message). A question \
+            it cannot read gets "I can't answer that" with examples of what it can (exit 1).
+            """
+    )
+
+    @OptionGroup var store: StoreOption
+
+    @OptionGroup var rules: RuleOptions
+
+    @Argument(help: "The question, e.g. \"how much did I spend on groceries in March?\"")
+    var question: [String]
+
+    @Option(name: .long, help: ArgumentHelp("The day periods are counted from (default: today).", valueName: "yyyy-mm-dd"))
+    var today: String?
+
+    @Option(name: .long, help: "text or json.")
+    var format: Show.ShowFormat = .text
+
+    func validate() throws {
+        if question.isEmpty { throw ValidationError("ask a question: spendlex ask \"how much did I spend on groceries in March?\"") }
+        if let today, LocalDate(iso: today) == nil { throw ValidationError("--today '\(today)' is not a day such as 2026-05-02") }
+    }
+
+    func run() throws {
+        let day = today.flatMap(LocalDate.init(iso:)) ?? Recommend.today()
+        let categories = CategoryList.of(try RuleLoader.load(paths: try BundledRules.paths(given: rules.rules)).0)
+        let text = question.joined(separator: " ")
+        let read: Question
+        switch QuestionReader.read(text, today: day, categories: categories) {
+        case .success(let question): read = question
+        case .failure(let refusal):
+            Stderr.write("\(refusal)\n")
+            throw ExitStatus.findings
+        }
+        let ledger = try store.open()
+        let answer: Answer
+        do { answer = try ledger.answer(read) } catch {
+            Stderr.write("error: reading the ledger failed: \(error)\n")
+            throw ExitStatus.internalError
+        }
+        switch format {
+        case .json: print(answer.json)
+        case .text:
+            print(answer.text)
+            print("query: \(answer.query)")
+            let shown = answer.citations.prefix(50).map(String.init).joined(separator: ", ")
+            print("counted: " + (answer.citations.isEmpty ? "none" : shown + (answer.citations.count > 50 ? ", … (\(answer.citations.count) in all; --format json lists them)" : "")))
+        }
+    }
+}

@@ -180,4 +180,39 @@ struct BrowseEndToEndTests {
         #expect(nothing.status == 64)
         #expect(nothing.stderr.contains("give a word"))
     }
+
+    @Test("ask: the figure is the sum of the transactions it cites, which the listing agrees with; balances in both forms")
+    func asksAndBalances() throws {
+        let listed = try listed(["--merchant", "amazon", "--include-duplicates"])
+        let answered = try spendlex(["ask", "--store", store, "--format", "json", "how much did I spend at amazon?"])
+        #expect(answered.status == 0, "\(answered.stderr)")
+        let body = try #require(try JSONSerialization.jsonObject(with: Data(answered.stdout.utf8)) as? [String: Any])
+        let cited = try #require(body["citations"] as? [Int])
+        #expect(!cited.isEmpty)
+        // Every cited transaction is an Amazon debit or refund the listing holds, and the figures add them up.
+        let byID = Dictionary(uniqueKeysWithValues: listed.compactMap { object in (object["ledger_id"] as? Int).map { ($0, object) } })
+        var sums: [String: Decimal] = [:]
+        for id in cited {
+            let object = try #require(byID[id], "ledger id \(id) is not an Amazon transaction")
+            let amount = try #require(Decimal(string: object["amount"] as? String ?? ""))
+            let currency = try #require(object["currency"] as? String)
+            sums[currency, default: 0] += object["direction"] as? String == "debit" ? amount : -amount
+        }
+        let figures = try #require(body["figures"] as? [[String: Any]])
+        #expect(figures.map { "\($0["amount"] as? String ?? "") \($0["currency"] as? String ?? "")" }
+                == sums.keys.sorted().map { "\(sums[$0]!) \($0)" })
+        let text = try spendlex(["ask", "--store", store, "¿cuánto gasté en amazon?"])
+        #expect(text.stdout.hasPrefix("You spent "))
+        #expect(text.stdout.contains("\nquery: sum of debits"))
+        #expect(text.stdout.contains("\ncounted: "))
+        let refused = try spendlex(["ask", "--store", store, "what's the weather"])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.hasPrefix("I can't answer that"))
+
+        let balances = try spendlex(["balances", "--store", store])
+        #expect(balances.status == 0, "\(balances.stderr)")
+        #expect(balances.stdout.contains("with a stated balance"))
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(try spendlex(["balances", "--store", store, "--format", "json"]).stdout.utf8)) as? [String: Any])
+        #expect(!((json["accounts"] as? [Any]) ?? []).isEmpty)
+    }
 }

@@ -30,11 +30,40 @@ struct LedgerRoutesTests {
             #expect(try await client.call(.get, "/search?q=rs%20-eazydine", key: key)["total"] as? Int == 1)
             #expect(try await client.call(.get, "/search?q=%22pune%20metro%22", key: key)["total"] as? Int == 1)
             #expect(try await client.call(.get, "/search?q=AND%20OR", key: key)["total"] as? Int == 0)
-            for bad in ["", "q=", "q=%26", "q=metro&limit=0"] {
+            for nothing in ["q=", "q=%26", "q=%20-metro"] {
+                let reply = try await client.call(.get, "/search?\(nothing)", key: key)
+                #expect(reply.status == .ok, "\(nothing)")
+                #expect(reply["total"] as? Int == 0, "\(nothing)")
+            }
+            for bad in ["", "q=metro&limit=0"] {
                 let reply = try await client.call(.get, "/search?\(bad)", key: key)
                 #expect(reply.status == .badRequest, "\(bad)")
                 #expect(reply.errorCode == "invalid_field", "\(bad)")
             }
+        }
+    }
+
+    @Test("GET /ask answers a question with its figure, query and citations; one it cannot read is a 422")
+    func ask() async throws {
+        let test = try TestService()
+        let key = test.key
+        try await test.live { client in
+            _ = try await client.call(.post, "/messages", key: key, json: Self.metro)
+            _ = try await client.call(.post, "/messages", key: key, json: Self.dinner)
+            let answer = try await client.call(.get, "/ask?q=how%20much%20did%20I%20spend%20in%20May%202026&today=2026-06-01", key: key)
+            #expect(answer.status == .ok)
+            let figures = answer["figures"] as? [[String: Any]]
+            #expect(figures?.count == 1)
+            #expect(figures?.first?["amount"] as? String == "10304")
+            #expect(figures?.first?["currency"] as? String == "INR")
+            #expect((answer["citations"] as? [Any])?.count == 2)
+            #expect((answer["query"] as? String)?.contains("2026-05-01 to 2026-05-31") == true)
+            let spanish = try await client.call(.get, "/ask?q=%C2%BFcu%C3%A1nto%20pagu%C3%A9%20a%20pune%20metro%3F", key: key)
+            #expect((spanish["figures"] as? [[String: Any]])?.first?["amount"] as? String == "14")
+            let refused = try await client.call(.get, "/ask?q=what%27s%20the%20weather", key: key)
+            #expect(refused.status == .unprocessableContent)
+            #expect(refused.errorCode == "cannot_answer")
+            #expect(try await client.call(.get, "/ask?q=how%20much&today=someday", key: key).status == .badRequest)
         }
     }
 

@@ -12,6 +12,9 @@ struct QueryReader {
                                 uniquingKeysWith: { first, _ in first })
     }
 
+    /// Whether the query names the parameter at all, even empty (`?q=`).
+    func has(_ name: String) -> Bool { parameters[name] != nil }
+
     func string(_ name: String) -> String? {
         parameters[name].flatMap { $0.isEmpty ? nil : $0 }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import SpendlexEngine
+import SpendlexRules
 import SpendlexStore
 
 /// One hit of `GET /search`: how well it matched, the words around the match, the message cited,
@@ -73,9 +74,10 @@ extension SpendlexService {
         let ledger = ledger
         table.get("/search") { request, _ in
             let reader = QueryReader(request)
+            guard reader.has("q") else { throw APIError.invalidField("q is required: the words to find") }
             let text = reader.string("q") ?? ""
+            // A q with no word (only signs or spaces) finds nothing: an empty page, as for words no message holds.
             let query = SearchQuery(text)
-            guard query.match != nil else { throw APIError.invalidField("q must hold at least one word to find") }
             let limit = try reader.int("limit", in: 1...100) ?? 20
             let offset = try reader.int("offset", in: 0...Int(Int32.max)) ?? 0
             let (hits, total) = try await offloaded {
@@ -83,6 +85,22 @@ extension SpendlexService {
             }
             return try JSONResponse.make(PageBody(itemsKey: "hits", items: hits.map(SearchHitBody.init), total: total,
                                                   limit: limit, offset: offset))
+        }
+        let rules = rules
+        // `GET /ask?q=`: a question about the ledger (`spendlex ask` over HTTP); `today` sets the day
+        // periods count from. A question that cannot be read is a 422 `cannot_answer` with examples.
+        table.get("/ask") { request, _ in
+            let reader = QueryReader(request)
+            let text = reader.string("q") ?? ""
+            let day = try reader.date("today") ?? today()
+            let categories = CategoryList.of(rules.current.engine.rules.rules)
+            let question: Question
+            switch QuestionReader.read(text, today: day, categories: categories) {
+            case .success(let read): question = read
+            case .failure(let refusal): throw APIError(.unprocessableContent, "cannot_answer", refusal.description)
+            }
+            let answer = try await offloaded { try stored { try ledger.answer(question) } }
+            return try JSONResponse.make(AnswerBody(answer))
         }
     }
 }
