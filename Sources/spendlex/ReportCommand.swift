@@ -31,6 +31,11 @@ struct Report: ParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp("Write here instead of stdout.", valueName: "file"))
     var output: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "The locale amounts are written in, in html: symbols, grouping, decimal mark (en_IN, de_DE); default: each currency's own.",
+        valueName: "identifier"))
+    var locale: String?
+
     func validate() throws {
         if top < 0 { throw ValidationError("--top must be at least 0") }
     }
@@ -40,7 +45,7 @@ struct Report: ParsableCommand {
         let report = LedgerReport(transactions: transactions, period: period, from: range.fromDate, to: range.toDate,
                                   topMerchants: top)
         let out = try OutputStream(path: output)
-        out.write(format.render(report))
+        out.write(format.render(report, locale: locale))
         try out.finish(name: output ?? "the output")
     }
 }

@@ -152,7 +152,9 @@ struct LedgerReportTests {
         let report = LedgerReport(transactions: try sample().transactions(), period: .month)
         let html = ReportFormat.html.render(report)
         #expect(html.hasPrefix("<!doctype html>"))
-        #expect(html.components(separatedBy: "<svg ").count - 1 == 4)
+        // Two currencies, each with its spending by category, period over period and per day.
+        #expect(html.components(separatedBy: "<svg ").count - 1 == 6)
+        #expect(html.contains("Category trend"))
         #expect(html.contains("Food &amp; Dining"))
         for external in ["<script", "<link", "src=", "url(", "@import", "http://", "https://"] {
             let allowed = external == "http://" ? html.replacingOccurrences(of: "xmlns=\"http://www.w3.org/2000/svg\"", with: "") : html

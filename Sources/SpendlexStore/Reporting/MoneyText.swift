@@ -28,4 +28,53 @@ public enum MoneyText {
         }
         return text + "." + String(repeating: "0", count: scale)
     }
+
+    /// `amount` for a person: the currency's symbol and the locale's grouping and decimal mark
+    /// ("₹1,02,900.00" in en_IN, "$1,250.00" in en_US, "1.234,50 €" in de_DE), rounded to the
+    /// currency's minor unit. `locale` nil: `locale(for:)`. Exact: the formatter reads the Decimal.
+    public static func display(_ amount: Decimal, currency: String, locale: String? = nil) -> String {
+        // Foundation's FormatStyle (ICU's number formatter): NumberFormatter on Linux groups every
+        // locale by threes, which writes lakhs and crores wrong.
+        let scale = self.scale(of: currency)
+        let style = Decimal.FormatStyle.Currency(code: currency, locale: Locale(identifier: locale ?? Self.locale(for: currency)))
+            .precision(.fractionLength(scale))
+            .rounded(rule: .toNearestOrAwayFromZero)
+        return amount.formatted(style)
+    }
+
+    /// The locale a currency's amounts are written in when none is asked for: English as written
+    /// in the currency's own country (ISO 4217 codes begin with the country's ISO 3166 code: INR in
+    /// en_IN, with lakh grouping; USD in en_US; GBP in en_GB), else English of any country that
+    /// uses it (the euro: en_IE), else en_US, whose formatter writes the code for a symbol it lacks.
+    public static func locale(for currency: String) -> String {
+        if let cached = localeCache.withLock({ $0[currency] }) { return cached }
+        let available = Set(Locale.availableIdentifiers)
+        let country = String(currency.prefix(2))
+        var chosen = "en_US"
+        if available.contains("en_\(country)") {
+            chosen = "en_\(country)"
+        } else if let english = available.sorted().first(where: { identifier in
+            identifier.hasPrefix("en_") && !identifier.contains("@") && identifier.count == 5
+                && Locale(identifier: identifier).currency?.identifier == currency
+        }) {
+            chosen = english
+        }
+        localeCache.withLock { $0[currency] = chosen }
+        return chosen
+    }
+
+    private static let localeCache = LockedDictionary()
+}
+
+/// A small lock-protected dictionary (the locale chosen per currency: looking through every
+/// locale once per amount would cost more than formatting it).
+final class LockedDictionary: @unchecked Sendable {
+    private var values: [String: String] = [:]
+    private let lock = NSLock()
+
+    func withLock<T>(_ body: (inout [String: String]) -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&values)
+    }
 }

@@ -8,11 +8,11 @@ public enum ReportFormat: String, Sendable, CaseIterable {
     case html
 
     /// `report` in this format.
-    public func render(_ report: LedgerReport) -> String {
+    public func render(_ report: LedgerReport, locale: String? = nil) -> String {
         switch self {
         case .text: ReportTextWriter().render(report)
         case .json: ReportJSONWriter().render(report)
-        case .html: ReportHTMLWriter().render(report)
+        case .html: ReportHTMLWriter(locale: locale).render(report)
         }
     }
 }
