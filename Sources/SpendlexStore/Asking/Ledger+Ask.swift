@@ -48,7 +48,10 @@ extension Ledger {
             return true
         }
         let selected = all.filter(matches)
-        func flow(_ t: StoredTransaction) -> MoneyFlow? { t.direction.map { MoneyFlow(direction: $0, kind: t.kind) } }
+        // Both sides of a transfer between own accounts are transfers, wherever the other side falls.
+        let own = OwnTransfers.pairs(try transactions(TransactionQuery(
+            from: question.from.flatMap { $0.adding(days: -3) }, to: question.to.flatMap { $0.adding(days: 3) })))
+        func flow(_ t: StoredTransaction) -> MoneyFlow? { MoneyFlow(t, ownTransfers: own) }
 
         var filters: [String] = []
         switch (question.from, question.to) {

@@ -27,14 +27,17 @@ struct JournalEntry: Sendable, Equatable {
     let cleared: Bool
 
     /// The entry of `t`, or why it cannot be one (no amount, currency, date or direction).
-    static func make(_ t: StoredTransaction) -> Result<JournalEntry, LeftOut> {
+    /// `ownTransfer`: one side of a transfer between the person's own accounts (`OwnTransfers`),
+    /// posted against `Equity:Transfers` whatever its kind.
+    static func make(_ t: StoredTransaction, ownTransfer: Bool = false) -> Result<JournalEntry, LeftOut> {
         guard let amount = t.amount else { return .failure(LeftOut(t, "no amount")) }
         guard let currency = t.currency, isCommodity(currency) else {
             return .failure(LeftOut(t, t.currency.map { "currency \($0) is not an ISO 4217 code" } ?? "no currency"))
         }
         guard let date = t.date else { return .failure(LeftOut(t, "no date")) }
         guard let direction = t.direction else { return .failure(LeftOut(t, "no direction (debit or credit)")) }
-        let flow = MoneyFlow(direction: direction, kind: t.kind)
+        let kindFlow = MoneyFlow(direction: direction, kind: t.kind)
+        let flow = ownTransfer && kindFlow != .declined ? .transfer : kindFlow
         if flow == .declined { return .failure(LeftOut(t, "declined: no money moved")) }
         let what = t.kind?.rawValue ?? direction.rawValue
         return .success(JournalEntry(

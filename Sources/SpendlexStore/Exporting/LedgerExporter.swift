@@ -36,10 +36,11 @@ public struct LedgerExporter: Sendable {
         case .csv, .jsonl:
             return Export(text: header + rows(transactions), written: transactions.count, leftOut: [])
         case .beancount, .ledger:
+            let own = OwnTransfers.pairs(transactions)
             var entries: [JournalEntry] = []
             var leftOut: [JournalEntry.LeftOut] = []
             for t in transactions {
-                switch JournalEntry.make(t) {
+                switch JournalEntry.make(t, ownTransfer: own[t.id] != nil) {
                 case .success(let entry): entries.append(entry)
                 case .failure(let reason): leftOut.append(reason)
                 }

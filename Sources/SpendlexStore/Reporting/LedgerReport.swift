@@ -128,6 +128,8 @@ public struct LedgerReport: Sendable, Equatable {
         }
         self.leftOut = leftOut
 
+        // Both sides of a transfer between the person's own accounts are transfers.
+        let own = OwnTransfers.pairs(transactions)
         var builders: [String: SectionBuilder] = [:]
         var order: [String] = []
         var total = SectionBuilder(label: "total", start: nil, end: nil)
@@ -138,8 +140,10 @@ public struct LedgerReport: Sendable, Equatable {
                 builders[interval.label] = SectionBuilder(label: interval.label, start: Self.later(interval.start, from),
                                                           end: Self.earlier(interval.end, to))
             }
-            builders[interval.label]!.add(t, amount: amount, currency: currency, date: date, direction: direction)
-            total.add(t, amount: amount, currency: currency, date: date, direction: direction)
+            let ownTransfer = own[t.id] != nil
+            builders[interval.label]!.add(t, amount: amount, currency: currency, date: date, direction: direction,
+                                          ownTransfer: ownTransfer)
+            total.add(t, amount: amount, currency: currency, date: date, direction: direction, ownTransfer: ownTransfer)
             total.start = Swift.min(total.start ?? date, date)
             total.end = Swift.max(total.end ?? date, date)
         }
@@ -167,9 +171,10 @@ private struct SectionBuilder {
         self.end = end
     }
 
-    mutating func add(_ t: StoredTransaction, amount: Decimal, currency: String, date: LocalDate, direction: Direction) {
+    mutating func add(_ t: StoredTransaction, amount: Decimal, currency: String, date: LocalDate, direction: Direction,
+                      ownTransfer: Bool) {
         currencies[currency, default: CurrencyBuilder(currency: currency)]
-            .add(t, amount: amount, date: date, direction: direction)
+            .add(t, amount: amount, date: date, direction: direction, ownTransfer: ownTransfer)
     }
 
     func section(topMerchants: Int) -> LedgerReport.Section {
@@ -192,9 +197,10 @@ private struct CurrencyBuilder {
         totals = LedgerReport.CurrencyTotals(currency: currency)
     }
 
-    mutating func add(_ t: StoredTransaction, amount: Decimal, date: LocalDate, direction: Direction) {
+    mutating func add(_ t: StoredTransaction, amount: Decimal, date: LocalDate, direction: Direction, ownTransfer: Bool) {
         totals.count += 1
-        let flow = MoneyFlow(direction: direction, kind: t.kind)
+        let kindFlow = MoneyFlow(direction: direction, kind: t.kind)
+        let flow = ownTransfer && kindFlow != .declined ? .transfer : kindFlow
         if flow == .declined {
             totals.declined += amount
             return
