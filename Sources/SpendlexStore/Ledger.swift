@@ -137,8 +137,9 @@ public final class Ledger: Sendable {
     /// Writes a batch of message records in one SQLite transaction: the messages, their
     /// transactions (linked to earlier duplicates), and their accounts. With `reprocess`,
     /// records of messages already in the ledger are updated in place; a category the user
-    /// set by hand is kept. With `indexing`, the new messages enter the search index in the
-    /// same transaction; a batch run's writer leaves that to `updateSearchIndex()` at its end.
+    /// set by hand is kept. With `indexing`, the messages not yet in the search index enter it in
+    /// the same transaction; a batch run's writer leaves them to the next search
+    /// (`updateSearchIndex()`), which indexes them all at once.
     @discardableResult
     public func write(_ records: [MessageRecord], run: Int64?, reprocess: Bool = false, indexing: Bool = true) throws -> RunCounts {
         do {
