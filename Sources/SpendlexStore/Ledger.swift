@@ -223,8 +223,14 @@ public final class Ledger: Sendable {
             if let transaction = record.transaction {
                 if let existing {
                     try update(existing, with: transaction, statements: statements, index: &index, db: db, now: now)
-                } else if try insert(transaction, statements: statements, index: &index, hits: &hits, db: db, now: now) {
-                    counts.duplicates += 1
+                } else {
+                    // A message the search index holds (read before, unmatched then) gains a transaction.
+                    let indexed = try SearchIndex.isIndexed(messageID: record.id, db)
+                    if indexed { try SearchIndex.takeOut(messageID: record.id, db) }
+                    if try insert(transaction, statements: statements, index: &index, hits: &hits, db: db, now: now) {
+                        counts.duplicates += 1
+                    }
+                    if indexed { try SearchIndex.restore(messageID: record.id, db) }
                 }
             } else if let existing {
                 try remove(existing, db: db)

@@ -111,6 +111,27 @@ struct LedgerSearchTests {
         try ledger.checkSearchIndex()
     }
 
+    @Test("an indexed message that gains a transaction when read again is found by its transaction's words")
+    func reparsedIntoATransaction() throws {
+        let (ledger, _) = try makeLedger()
+        let text = "Rs 640.00 debited at CHAI POINT on 20-Nov-26"
+        try ledger.write([MessageRecord(id: "sms-1", channel: .sms, sender: "VM-HDFCBK", status: .unmatched, text: text)], run: nil)
+        #expect(try ledger.search(SearchQuery("chai")).first?.transaction == nil)
+        // The rules now read it (a run with --reprocess): its transaction joins the indexed message.
+        var read = texted(transaction("sms-1", merchant: "Chai Point"), text: text)
+        read.sender = "VM-HDFCBK"
+        try ledger.write([read], run: nil, reprocess: true)
+        let hit = try #require(try ledger.search(SearchQuery("chai")).first)
+        #expect(hit.transaction?.merchant == "Chai Point")
+        #expect(try ledger.searchCount(SearchQuery("chai")) == 1)
+        try ledger.checkSearchIndex()
+        // A batch run's writes are indexed at the next search, whole.
+        try ledger.write([texted(transaction("sms-2", merchant: "Blue Tokai"), text: "Rs 250 at Blue Tokai")], run: nil,
+                         indexing: false)
+        #expect(try ledger.search(SearchQuery("tokai")).count == 1)
+        try ledger.checkSearchIndex()
+    }
+
     @Test("a ledger written before the index gets it, built from what it holds")
     func olderLedgerIndexed() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ledger-\(UUID().uuidString)")

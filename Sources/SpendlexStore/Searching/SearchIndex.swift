@@ -9,10 +9,11 @@ import GRDB
 /// by `catchUp`: every message whose rowid is above `search_state.indexed_through`, read from
 /// the view as it is then. Storing a batch run's messages one by one through triggers took three
 /// times as long as storing them (100,000 messages of the reference corpus: 8.7 s against
-/// 2.7 s); in one statement at the end of the run, 1.2 s. A message already indexed is kept in
-/// step by triggers on `messages` and `transactions`, which take its old words out before a
-/// change and put the new ones in after; they leave the messages not yet indexed alone (the view
-/// gives their current words when they are). Rowids only grow (no message is ever deleted: a
+/// 2.7 s); in one statement at the next search, 1.1 s. A message already indexed is kept in
+/// step by triggers on `messages` and on updates and deletions of `transactions`, which take its
+/// old words out before a change and put the new ones in after, and by `takeOut` and `restore` when a
+/// transaction is added to it (a reparse); messages not yet indexed are left alone (the view gives
+/// their current words when they are). Rowids only grow (no message is ever deleted: a
 /// deleted transaction's message stays, ignored), so "above the mark" is exactly "not indexed".
 /// `INSERT INTO search_index (search_index) VALUES ('integrity-check')` checks the index.
 enum SearchIndex {
@@ -69,6 +70,32 @@ enum SearchIndex {
             CREATE TRIGGER search_transaction_removed AFTER DELETE ON transactions
                 WHEN \(messageOf("old")) \(indexed) BEGIN \(add(messageOf("old"))) END;
             """
+    }
+
+    /// Whether the message with this id is in the index (at or below the mark).
+    static func isIndexed(messageID: String, _ db: Database) throws -> Bool {
+        try Bool.fetchOne(db.cachedStatement(sql: """
+            SELECT m.rowid <= s.indexed_through FROM messages m, search_state s WHERE m.id = ?
+            """), arguments: [messageID]) ?? false
+    }
+
+    /// Takes an indexed message's words out of the index (its document as the view gives it now),
+    /// before a transaction is added to it; `restore` puts them back with the transaction's after.
+    static func takeOut(messageID: String, _ db: Database) throws {
+        let list = columns.joined(separator: ", ")
+        try db.cachedStatement(sql: """
+            INSERT INTO search_index (search_index, rowid, \(list))
+            SELECT 'delete', rowid, \(list) FROM search_documents WHERE rowid = (SELECT rowid FROM messages WHERE id = ?)
+            """).execute(arguments: [messageID])
+    }
+
+    /// Puts a message's words (with its transaction's) into the index: after `takeOut`.
+    static func restore(messageID: String, _ db: Database) throws {
+        let list = columns.joined(separator: ", ")
+        try db.cachedStatement(sql: """
+            INSERT INTO search_index (rowid, \(list))
+            SELECT rowid, \(list) FROM search_documents WHERE rowid = (SELECT rowid FROM messages WHERE id = ?)
+            """).execute(arguments: [messageID])
     }
 
     /// Adds every message not yet in the index (above the mark), with its transaction's words, and
