@@ -415,8 +415,8 @@ struct Search: ParsableCommand {
         abstract: "Full-text search over the stored messages and transactions, with citations.",
         discussion: """
             Every word must be there, in the merchant, category, note, subject, text or sender (any case, \
-            accents ignored), as the start of a word ("amazon" finds AMAZONPAY); "a phrase" in quotes for \
-            exact words, -word for a word that must not be there \
+            accents ignored), as the start of a word ("amazon" finds AMAZONPAY); an argument of several words \
+            ("pune metro", quoted for the shell) is a phrase of exact words; -word for a word that must not be there \
             (after '--', so that it is not read as an option: spendlex search -- netflix -refund). \
             Best hits first: a word in the merchant or a note counts more than one in the text. Each hit cites \
             its message (file and byte offset, or Message-ID) and shows the words around the match between « ».
@@ -442,7 +442,11 @@ struct Search: ParsableCommand {
     }
 
     func run() throws {
-        let query = SearchQuery(words.joined(separator: " "))
+        // An argument of several words is a phrase: the shell took away the quotes that said so
+        // (`spendlex search "pune metro"`).
+        let query = SearchQuery(words.map { word in
+            word.contains(" ") && !word.contains("\"") ? "\"\(word)\"" : word
+        }.joined(separator: " "))
         guard query.match != nil else { throw ValidationError("nothing to find in '\(words.joined(separator: " "))': give a word") }
         let ledger = try store.open()
         let hits: [SearchHit]

@@ -176,6 +176,11 @@ struct BrowseEndToEndTests {
         let cyrillic = try objects(try spendlex(["search", "--store", store, "--format", "jsonl", "баланс"]).stdout)
         #expect(!cyrillic.isEmpty)
         #expect(cyrillic.allSatisfy { (($0["message"] as? [String: Any])?["citation"] as? String)?.hasPrefix(Self.world) == true })
+        // One argument of two words is a phrase: the words next to each other, in that order.
+        let phrase = try objects(try spendlex(["search", "--store", store, "--format", "jsonl", "--limit", "100", "debit card"]).stdout)
+        let apart = try objects(try spendlex(["search", "--store", store, "--format", "jsonl", "--limit", "100", "card", "debit"]).stdout)
+        #expect(!phrase.isEmpty && phrase.count <= apart.count)
+        #expect(phrase.allSatisfy { ($0["snippet"] as? String)?.lowercased().contains("«debit card»") == true })
         let nothing = try spendlex(["search", "--store", store, "&", "*"])
         #expect(nothing.status == 64)
         #expect(nothing.stderr.contains("give a word"))
