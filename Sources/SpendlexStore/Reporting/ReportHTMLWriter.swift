@@ -200,6 +200,7 @@ enum SVGChart {
         let plotWidth = width - left - right, plotHeight = height - top - bottom
         let step = series.count > 1 ? plotWidth / Double(series.count - 1) : 0
         func x(_ index: Int) -> Double { series.count > 1 ? left + Double(index) * step : left + plotWidth / 2 }
+        // Pixel coordinates (not money): the amount stays Decimal, only its place on the chart is Double.
         func y(_ amount: Decimal) -> Double {
             largest > 0 ? top + plotHeight * (1 - ratio(min(amount, largest), largest)) : top + plotHeight
         }
@@ -269,6 +270,7 @@ enum SVGChart {
         let shown = Array(items.suffix(12))
         let (largest, clipped) = scale(spending: shown.map { max(0, $0.2) }, income: shown.map(\.1))
         let plotWidth = width - left - right, plotHeight = height - top - bottom
+        // A bar's height in pixels (not money): see `ratio`.
         func barHeight(of amount: Decimal) -> Double { largest > 0 ? plotHeight * ratio(max(0, min(amount, largest)), largest) : 0 }
         for fraction in [Decimal(0), Decimal(1) / 2, Decimal(1)] {
             let yy = format(top + plotHeight - barHeight(of: largest * fraction))
