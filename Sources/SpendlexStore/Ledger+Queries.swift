@@ -138,7 +138,8 @@ extension Ledger {
         id, message_id, source_kind, sender, received_at, file, byte_offset, rule, bank, direction, kind, amount,
         amount_value, currency, date, time, merchant, account_type, account_last4, balance, reference, channel,
         category, subcategory, confidence, status, idempotency_key, duplicate_of, duplicate_reason, category_source,
-        note, merchant_raw, merchant_source, not_duplicate
+        note, merchant_raw, merchant_source, not_duplicate,
+        (SELECT card_kind FROM accounts WHERE accounts.id = transactions.account_id) AS card_kind
         """
 
     /// A row of `transactions` as a value; exact decimals parsed from their canonical text.
@@ -148,7 +149,8 @@ extension Ledger {
         let balanceText: String? = row["balance"]
         let accountType: String? = row["account_type"]
         let last4: String? = row["account_last4"]
-        let account = accountType.flatMap { type in last4.map { StoredTransaction.Account(type: type, last4: $0) } }
+        let cardKind = (row["card_kind"] as String?).flatMap(CardKind.init(rawValue:))
+        let account = accountType.flatMap { type in last4.map { StoredTransaction.Account(type: type, last4: $0, cardKind: cardKind) } }
         return StoredTransaction(
             id: row["id"], messageID: row["message_id"],
             messageChannel: MessageChannel(rawValue: row["source_kind"]) ?? .unknown,

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SpendlexEngine
+import SpendlexRules
 import Synchronization
 
 /// The SQLite ledger: every message processed, every transaction with its duplicates
@@ -16,7 +17,8 @@ public final class Ledger: Sendable {
     public let duplicates: DuplicatePolicy
     /// Account ids by bank, type and mask: two statements per transaction saved. Rows are
     /// never deleted, so an id once known stays right.
-    private let accountIDs = Mutex<[AccountKey: Int64]>([:])
+    /// With each, the card kind the row holds (nil: none known yet).
+    private let accountIDs = Mutex<[AccountKey: (id: Int64, cardKind: CardKind?)]>([:])
     /// Which duplicate keys the ledger may hold; used and kept up to date inside write
     /// transactions only.
     private let duplicateIndex = Mutex(DuplicateIndex())
@@ -356,14 +358,19 @@ public final class Ledger: Sendable {
     private func account(for t: Transaction, statements: IntakeStatements) throws -> Int64? {
         guard let account = t.account else { return nil }
         let key = AccountKey(bank: t.bank, type: account.type, mask: account.last4)
-        if let known = accountIDs.withLock({ $0[key] }) { return known }
+        // A known row, unless this alert tells a card kind the row does not hold yet (or another:
+        // the latest alert's word wins).
+        if let known = accountIDs.withLock({ $0[key] }), account.cardKind == nil || account.cardKind == known.cardKind {
+            return known.id
+        }
         let upsert = statements.account
         upsert.bind(1, t.bank)
         upsert.bind(2, account.type)
         upsert.bind(3, account.last4)
         upsert.bind(4, t.currency)
-        let id = try upsert.executeReturningInteger()
-        if let id { accountIDs.withLock { $0[key] = id } }
+        upsert.bind(5, account.cardKind?.rawValue)
+        guard let (id, kind) = try upsert.executeReturningRow({ ($0.integer(0), $0.text(1)) }), let id else { return nil }
+        accountIDs.withLock { $0[key] = (id, kind.flatMap(CardKind.init(rawValue:))) }
         return id
     }
 
@@ -396,9 +403,10 @@ public final class Ledger: Sendable {
                 """)
             // One statement for a new account and a known one: the upsert returns the row's id either way.
             account = try BoundStatement(db, sql: """
-                INSERT INTO accounts (bank, type, mask, currency) VALUES (?, ?, ?, ?)
-                ON CONFLICT (bank, type, mask) DO UPDATE SET currency = COALESCE(accounts.currency, excluded.currency)
-                RETURNING id
+                INSERT INTO accounts (bank, type, mask, currency, card_kind) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (bank, type, mask) DO UPDATE SET currency = COALESCE(accounts.currency, excluded.currency),
+                    card_kind = COALESCE(excluded.card_kind, accounts.card_kind)
+                RETURNING id, card_kind
                 """)
         }
     }

@@ -220,6 +220,12 @@ enum LedgerSchema {
                 DROP TRIGGER search_transaction_added;
                 """)
         }
+        // Whose money a card spends (credit, debit, prepaid), as its alerts say: a debit card's
+        // spending leaves an asset, a credit card's is owed. Kept per account, so that one alert
+        // naming the kind ("Debit Card XX1234") tells it for the card's every transaction.
+        migrator.registerMigration("v10-card-kinds") { db in
+            try db.execute(sql: "ALTER TABLE accounts ADD COLUMN card_kind TEXT CHECK (card_kind IN ('credit', 'debit', 'prepaid'))")
+        }
         return migrator
     }
 }

@@ -11,12 +11,20 @@ public struct StoredTransaction: Sendable, Equatable {
         public var type: String
         /// The last 4 digits (5 for 15-digit cards).
         public var last4: String
+        /// A card's kind, as the ledger knows it from any of the card's alerts (nil: not known,
+        /// or an account).
+        public var cardKind: CardKind?
 
-        /// An account by type and last digits.
-        public init(type: String, last4: String) {
+        /// An account by type and last digits (and a card's kind).
+        public init(type: String, last4: String, cardKind: CardKind? = nil) {
             self.type = type
             self.last4 = last4
+            self.cardKind = type == "card" ? cardKind : nil
         }
+
+        /// Whether its spending is owed rather than paid from money held: a credit card, or a
+        /// card of no known kind (most card alerts are a credit card's).
+        public var isLiability: Bool { type == "card" && (cardKind == nil || cardKind == .credit) }
     }
 
     /// The row id in the ledger's `transactions` table.
@@ -101,7 +109,7 @@ public struct StoredTransaction: Sendable, Equatable {
             messageID: messageID, messageChannel: messageChannel, sender: sender, receivedAt: receivedAt, file: file,
             offset: offset, rule: rule, bank: bank, direction: direction, kind: kind, amount: amount,
             amountText: amountText, currency: currency, date: date, time: time, merchant: merchant,
-            merchantRaw: merchantRaw, account: account.map { Transaction.AccountReference(accountType: $0.type, last4: $0.last4) },
+            merchantRaw: merchantRaw, account: account.map { Transaction.AccountReference(accountType: $0.type, last4: $0.last4, cardKind: $0.cardKind) },
             balance: balanceText, reference: reference, channel: channel, category: category,
             subcategory: subcategory, confidence: confidence, status: status, idempotencyKey: idempotencyKey,
             duplicateOf: nil)

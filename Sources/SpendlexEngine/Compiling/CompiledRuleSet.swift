@@ -254,6 +254,8 @@ final class CompiledFieldLayer: Sendable {
     let channels: NamedAlternation<String>?
     /// The kinds, in priority order.
     let kinds: NamedAlternation<TransactionKind>?
+    /// The card kinds: the first the text names is the card's.
+    let cardKinds: NamedAlternation<CardKind>?
     /// The fields it has finders for (`channel` when it has channels).
     let fields: Set<FieldName>
 
@@ -275,8 +277,9 @@ final class CompiledFieldLayer: Sendable {
 
     init(finders: [(field: FieldName, patterns: [Finder])],
          channels: NamedAlternation<String>?, roles: [(name: String, pattern: Pattern)] = [],
-         kinds: NamedAlternation<TransactionKind>? = nil) {
+         kinds: NamedAlternation<TransactionKind>? = nil, cardKinds: NamedAlternation<CardKind>? = nil) {
         self.kinds = kinds
+        self.cardKinds = cardKinds
         self.finders = finders
         self.roles = roles
         self.channels = channels

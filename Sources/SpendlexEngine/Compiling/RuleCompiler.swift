@@ -155,10 +155,11 @@ public enum RuleCompiler {
         }
         let channels = NamedAlternation(layer.channels.compactMap { channel in expanded(channel.pattern).map { (channel.name, $0) } })
         let kinds = NamedAlternation(layer.kinds.compactMap { kind, text in expanded(text).map { (kind.value, $0) } })
+        let cardKinds = NamedAlternation(layer.cardKinds.compactMap { kind, text in expanded(text).map { (kind.value, $0) } })
         let roles = layer.roles.compactMap { role -> (name: String, pattern: Pattern)? in
             compilePattern(role.pattern, expander: &expander, diagnostics: &diagnostics).map { (role.name, $0.pattern) }
         }
-        return CompiledFieldLayer(finders: finders, channels: channels, roles: roles, kinds: kinds)
+        return CompiledFieldLayer(finders: finders, channels: channels, roles: roles, kinds: kinds, cardKinds: cardKinds)
     }
 
     /// A country profile's cues: sender shapes and dialling prefixes, and the pattern text of what in a

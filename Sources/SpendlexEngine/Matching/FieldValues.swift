@@ -10,6 +10,8 @@ struct FieldValues: Sendable {
     var span: Range<Int>?
     /// The kind the field layer read from the words of a message whose parser names none.
     var kind: TransactionKind?
+    /// The kind of card the field layer read from the words around a card's transaction.
+    var cardKind: CardKind?
 
     subscript(field: FieldName) -> String? {
         get {

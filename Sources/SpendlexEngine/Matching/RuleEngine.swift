@@ -395,7 +395,11 @@ public struct RuleEngine: Sendable {
         func fillFromLayer(_ raw: inout FieldValues, parser: CompiledParser, text: String) {
             guard let layer = rules.fieldLayer else { return }
             let readsKind = parser.rule.kind == nil && layer.kinds != nil
-            guard readsKind || (!parser.layerFields.isEmpty && parser.layerFields.contains(where: { raw[$0] == nil })) else { return }
+            // A card's kind (credit, debit, prepaid), when its parser does not say: a parser of
+            // bank accounts has no card.
+            let readsCardKind = layer.cardKinds != nil && parser.rule.cardKind == nil && parser.rule.accountType != "account"
+            guard readsKind || readsCardKind
+                    || (!parser.layerFields.isEmpty && parser.layerFields.contains(where: { raw[$0] == nil })) else { return }
             // The finders search the window only: searching the whole text from the match on cost a
             // scan of every long e-mail body per finder. The text before the window is seen as
             // context (`^` is the text's start, `\b` sees the character before) but not searched.
@@ -445,6 +449,18 @@ public struct RuleEngine: Sendable {
                         raw[field] = Self.slice(text, scratch.lastGroup(finder.group) ?? whole)
                         break
                     }
+                }
+            }
+            // The words nearest the window's start name the card ("Debit Card XX1234 used at ...");
+            // read only when the message named a card or a mask (a mask may be a card's: the
+            // builder decides, from the parser's account type and the channel).
+            if readsCardKind, raw[.card] != nil || raw[.last4] != nil, let cardKinds = layer.cardKinds {
+                raw.cardKind = cardKinds.firstInText(text, window, scratch: scratch)
+                // An e-mail names its product in its opening ("This is an Alert to help you manage
+                // your credit card account ending in 4993."), often far above the transaction.
+                if raw.cardKind == nil, window.lowerBound > 0 {
+                    let opening = 0..<Self.boundary(in: text, before: min(window.lowerBound, CompiledFieldLayer.reachBefore * 2))
+                    raw.cardKind = cardKinds.firstInText(text, opening, scratch: scratch)
                 }
             }
         }

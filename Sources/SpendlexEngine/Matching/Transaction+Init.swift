@@ -44,8 +44,9 @@ extension Transaction {
 
 extension Transaction.AccountReference {
     /// A card or account by its last digits (the memberwise initializer is internal).
-    package init(accountType type: String, last4: String) {
+    package init(accountType type: String, last4: String, cardKind: CardKind? = nil) {
         self.type = type
         self.last4 = last4
+        self.cardKind = type == "card" ? cardKind : nil
     }
 }

@@ -20,6 +20,10 @@ public struct Transaction: Sendable, Equatable {
         public var type: String
         /// The last 4 digits (5 for 15-digit cards).
         public var last4: String
+        /// A card's kind, when the parser or the text says (a card of no known kind: nil; an
+        /// account: always nil). Journals post a debit or prepaid card's spending from an asset,
+        /// a credit card's (or a card of no known kind) to a liability.
+        public var cardKind: CardKind? = nil
     }
 
     /// The id of the message this came from.

@@ -137,6 +137,12 @@ enum TransactionBuilder {
         // ending 4315"), an account otherwise.
         readAccount(.last4, type: parser.rule.accountType
                         ?? ((parser.rule.channel ?? value(.channel).map(Self.channelName)) == "card" ? "card" : "account"))
+        // A card's kind: the parser's (`account_type: debit_card`), else the words around it; a
+        // payment made to a card pays off a credit card.
+        if account?.type == "card" {
+            account?.cardKind = parser.rule.cardKind ?? raw.cardKind
+                ?? ((parser.rule.kind?.value ?? raw.kind) == .cardPayment ? .credit : nil)
+        }
 
         var balance: String?
         if let text = value(.balance) {

@@ -97,6 +97,8 @@ public struct TransactionWriter: Sendable {
             json.object("account") { object in
                 object.field("type", account.type)
                 object.field("last4", account.last4)
+                // A card's kind (null: not known); an account has none.
+                if account.type == "card" { object.field("card_kind", account.cardKind?.rawValue) }
             }
         } else {
             json.field("account", nil as String?)
@@ -154,8 +156,8 @@ public struct TransactionWriter: Sendable {
     /// The column names of the full CSV format: the JSON record flattened.
     public static let csvFullColumns = [
         "source_id", "source_kind", "sender", "received_at", "file", "offset", "rule", "bank", "direction", "kind",
-        "amount", "currency", "date", "time", "merchant", "account_type", "last4", "balance", "reference", "channel",
-        "category", "subcategory", "confidence", "status", "idempotency_key", "duplicate_of",
+        "amount", "currency", "date", "time", "merchant", "account_type", "last4", "card_kind", "balance", "reference",
+        "channel", "category", "subcategory", "confidence", "status", "idempotency_key", "duplicate_of",
     ]
 
     /// Every field, in `csvFullColumns` order; empty cells for absent values.
@@ -164,7 +166,7 @@ public struct TransactionWriter: Sendable {
             t.messageID, t.messageChannel.rawValue, t.sender, t.receivedAt.map(Self.timestamp), t.file,
             t.offset.map(String.init), t.rule, t.bank, t.direction?.rawValue, t.kind?.rawValue, t.amountText,
             t.currency, t.date?.description, t.time?.description, t.merchant, t.account?.type, t.account?.last4,
-            t.balance, t.reference, t.channel, t.category, t.subcategory, Self.twoDecimals(t.confidence),
+            t.account?.cardKind?.rawValue, t.balance, t.reference, t.channel, t.category, t.subcategory, Self.twoDecimals(t.confidence),
             t.status.rawValue, t.idempotencyKey, t.duplicateOf,
         ]
         return fields.map { Self.csvField($0 ?? "") }.joined(separator: ",") + "\n"

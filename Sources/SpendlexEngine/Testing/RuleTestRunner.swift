@@ -212,6 +212,7 @@ public enum RuleTestRunner {
         case .direction: t.direction?.rawValue
         case .kind: t.kind?.rawValue
         case .accountType: t.account?.type
+        case .cardKind: t.account?.cardKind?.rawValue
         case .status: t.status.rawValue
         }
     }

@@ -142,8 +142,14 @@ enum BankFileReader {
             case "channel": parser.channel = reader.string(value, key: "channel")?.value.lowercased()
             case "account_type":
                 if let type = reader.string(value, key: "account_type") {
-                    if ["card", "account"].contains(type.value) { parser.accountType = type.value } else {
-                        reader.report(.invalidValue(type.value, for: "account_type", allowed: "card or account", at: type.location))
+                    if ["card", "account"].contains(type.value) {
+                        parser.accountType = type.value
+                    } else if type.value.hasSuffix("_card"), let kind = CardKind(rawValue: String(type.value.dropLast(5))) {
+                        parser.accountType = "card"
+                        parser.cardKind = kind
+                    } else {
+                        reader.report(.invalidValue(type.value, for: "account_type",
+                                                    allowed: "card, credit_card, debit_card, prepaid_card or account", at: type.location))
                     }
                 }
             case "pattern": parser.pattern = reader.pattern(value, key: "pattern")

@@ -3,7 +3,7 @@ import Yams
 /// Reads the field layer file. The accepted keys are listed here and in
 /// `grammars/spendlex-rules.schema.json`; keep the two in step.
 enum FieldLayerFileReader {
-    static let keys = ["field_layer", "description", "finders", "channels", "roles", "kinds"]
+    static let keys = ["field_layer", "description", "finders", "channels", "roles", "kinds", "card_kinds"]
     /// Fields the layer may find: those a message states whatever its format.
     static let layerFields: [FieldName] = [.balance, .reference, .last4, .account, .card]
 
@@ -44,6 +44,17 @@ enum FieldLayerFileReader {
                     }
                     guard let pattern = reader.pattern(patternNode, key: name.value) else { continue }
                     layer.kinds.append((Located(kind, at: name.location), pattern))
+                }
+            case "card_kinds":
+                for (name, patternNode) in reader.namedEntries(of: node, key: "card_kinds", expected: "card kinds to patterns") ?? [] {
+                    guard let kind = CardKind(rawValue: name.value) else {
+                        reader.report(.invalidValue(name.value, for: "card_kinds",
+                                                    allowed: CardKind.allCases.map(\.rawValue).joined(separator: ", "),
+                                                    at: name.location))
+                        continue
+                    }
+                    guard let pattern = reader.pattern(patternNode, key: name.value) else { continue }
+                    layer.cardKinds.append((Located(kind, at: name.location), pattern))
                 }
             case "channels":
                 for (channel, patternNode) in reader.namedEntries(of: node, key: "channels", expected: "channel names to patterns") ?? [] {

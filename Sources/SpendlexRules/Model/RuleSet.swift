@@ -155,8 +155,12 @@ public struct ParserRule: Sendable {
     public var kind: Located<TransactionKind>?
     /// The payment channel when the format implies one (`card`, `upi`).
     public var channel: String?
-    /// `card` or `account`: what a `last4` capture refers to.
+    /// `card` or `account`: what a `last4` capture refers to (`account_type: debit_card`,
+    /// `credit_card` or `prepaid_card` is a card of that kind).
     public var accountType: String?
+    /// The kind of card the format's card is, when it says (`account_type: debit_card`); else the
+    /// field layer's `card_kinds` read it from the text.
+    public var cardKind: CardKind?
     /// One pattern with named captures: the usual way.
     public var pattern: PatternText?
     /// With per-field patterns: a pattern that must match before the fields are searched.

@@ -11,6 +11,13 @@ public enum TransactionKind: String, Sendable, Hashable, CaseIterable {
     case interest, fee, declined, cashback, emi, salary, dividend, mandate, other
 }
 
+/// What kind of card a card is: whose money it spends. A credit card's spending is owed to the
+/// bank (a liability), a debit card's leaves the bank account it draws on (an asset), a prepaid
+/// card's leaves its own loaded balance (an asset).
+public enum CardKind: String, Sendable, Hashable, CaseIterable {
+    case credit, debit, prepaid
+}
+
 /// The fields a parser may capture (`(?<amount>…)`, `%{AMOUNT:amount}`) or an example may expect.
 public enum FieldName: String, Sendable, Hashable, CaseIterable {
     /// The transaction amount; required for a complete transaction.
@@ -51,5 +58,6 @@ public enum FieldName: String, Sendable, Hashable, CaseIterable {
 public enum ExpectedField: String, Sendable, Hashable, CaseIterable {
     case amount, currency, date, time, merchant, last4, balance, reference, channel, direction, kind
     case accountType = "account_type"
+    case cardKind = "card_kind"
     case status
 }

@@ -18,6 +18,20 @@ struct TransactionBody: Encodable, Sendable {
     struct Account: Encodable, Sendable {
         var type: String
         var last4: String
+        /// A card's kind (null: not known); absent for an account.
+        var cardKind: String?
+
+        enum CodingKeys: String, CodingKey {
+            case type, last4
+            case cardKind = "card_kind"
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(type, forKey: .type)
+            try container.encode(last4, forKey: .last4)
+            if type == "card" { try container.encode(cardKind, forKey: .cardKind) }
+        }
     }
 
     /// The ledger id; nil for a transaction parsed but not stored.
@@ -68,7 +82,7 @@ struct TransactionBody: Encodable, Sendable {
         time = t.time?.description
         merchant = t.merchant
         merchantRaw = t.merchantRaw
-        account = t.account.map { Account(type: $0.type, last4: $0.last4) }
+        account = t.account.map { Account(type: $0.type, last4: $0.last4, cardKind: $0.cardKind?.rawValue) }
         balance = t.balance
         reference = t.reference
         channel = t.channel

@@ -10,16 +10,20 @@ public enum JournalAccountName {
     /// The counter account of transfers between the user's own accounts.
     public static let transfers = "Equity:Transfers"
 
-    /// The account of a card or bank account: `Liabilities:CreditCard:Hdfc:0000` for a card,
-    /// `Assets:Bank:Icici:000` for an account, `Assets:Bank:Chase:Unknown` when the message
-    /// named neither.
+    /// The account of a card or bank account: `Liabilities:CreditCard:Hdfc:0000` for a credit
+    /// card (or a card of no known kind), `Assets:Bank:Hdfc:Debit-Card-1234` for a debit card
+    /// (`JournalAccounts` posts it to the bank account it draws on, where it can tell which),
+    /// `Assets:Prepaid-Card:Pluxee:1345` for a prepaid card, `Assets:Bank:Icici:000` for an
+    /// account, `Assets:Bank:Chase:Unknown` when the message named neither.
     public static func account(bank: String, account: StoredTransaction.Account?) -> String {
         let bankName = component(bank)
         guard let account else { return "Assets:Bank:\(bankName):Unknown" }
         let mask = component(account.last4)
-        switch account.type {
-        case "card": return "Liabilities:CreditCard:\(bankName):\(mask)"
-        case "account": return "Assets:Bank:\(bankName):\(mask)"
+        switch (account.type, account.cardKind) {
+        case ("card", .debit?): return "Assets:Bank:\(bankName):Debit-Card-\(mask)"
+        case ("card", .prepaid?): return "Assets:Prepaid-Card:\(bankName):\(mask)"
+        case ("card", _): return "Liabilities:CreditCard:\(bankName):\(mask)"
+        case ("account", _): return "Assets:Bank:\(bankName):\(mask)"
         default: return "Assets:\(component(account.type)):\(bankName):\(mask)"
         }
     }

@@ -29,7 +29,8 @@ struct JournalEntry: Sendable, Equatable {
     /// The entry of `t`, or why it cannot be one (no amount, currency, date or direction).
     /// `ownTransfer`: one side of a transfer between the person's own accounts (`OwnTransfers`),
     /// posted against `Equity:Transfers` whatever its kind.
-    static func make(_ t: StoredTransaction, ownTransfer: Bool = false) -> Result<JournalEntry, LeftOut> {
+    /// `account`: the journal account the transaction posts to (`JournalAccounts.name(of:)`).
+    static func make(_ t: StoredTransaction, account: String? = nil, ownTransfer: Bool = false) -> Result<JournalEntry, LeftOut> {
         guard let amount = t.amount else { return .failure(LeftOut(t, "no amount")) }
         guard let currency = t.currency, isCommodity(currency) else {
             return .failure(LeftOut(t, t.currency.map { "currency \($0) is not an ISO 4217 code" } ?? "no currency"))
@@ -44,7 +45,7 @@ struct JournalEntry: Sendable, Equatable {
             source: t, date: date,
             payee: t.merchant.map(oneLine).flatMap { $0.isEmpty ? nil : $0 } ?? "\(t.bank) \(what)",
             narration: "\(what) by \(t.rule)", currency: currency, magnitude: magnitudeText(amount, written: t.amountText),
-            account: JournalAccountName.account(bank: t.bank, account: t.account),
+            account: account ?? JournalAccountName.account(bank: t.bank, account: t.account),
             counterAccount: JournalAccountName.counterAccount(flow: flow, category: t.category, subcategory: t.subcategory),
             moneyOut: direction == .debit, cleared: t.status == .ok))
     }

@@ -37,10 +37,11 @@ public struct LedgerExporter: Sendable {
             return Export(text: header + rows(transactions), written: transactions.count, leftOut: [])
         case .beancount, .ledger:
             let own = OwnTransfers.pairs(transactions)
+            let accounts = JournalAccounts(transactions)
             var entries: [JournalEntry] = []
             var leftOut: [JournalEntry.LeftOut] = []
             for t in transactions {
-                switch JournalEntry.make(t, ownTransfer: own[t.id] != nil) {
+                switch JournalEntry.make(t, account: accounts.name(of: t), ownTransfer: own[t.id] != nil) {
                 case .success(let entry): entries.append(entry)
                 case .failure(let reason): leftOut.append(reason)
                 }
@@ -56,7 +57,7 @@ public struct LedgerExporter: Sendable {
             }
             // The balances alerts stated, where their account's chain vouches for them.
             let fromAlerts = AccountBalances.journalAssertions(transactions, statementBalances: balances)
-                .filter { used.contains($0.account) }
+                .filter { used.contains($0.account) && !accounts.drawnOnByCards.contains($0.account) }
             let assertions = fromStatements + fromAlerts
             return Export(text: writer.journal(entries, leftOut: leftOut, assertions: assertions), written: entries.count,
                           leftOut: leftOut.map(\.description))

@@ -76,6 +76,27 @@ final class BoundStatement {
     /// Runs a statement that returns one integer (an `INSERT ... RETURNING id`); nil when it
     /// returns no row or NULL.
     func executeReturningInteger() throws -> Int64? {
+        try executeReturningRow { $0.integer(0) } ?? nil
+    }
+
+    /// The columns of a returned row, read while it is current.
+    struct ReturnedRow {
+        fileprivate let statement: OpaquePointer
+
+        /// Column `index` (0-based) as an integer; nil when NULL.
+        func integer(_ index: Int32) -> Int64? {
+            sqlite3_column_type(statement, index) == SQLITE_NULL ? nil : sqlite3_column_int64(statement, index)
+        }
+
+        /// Column `index` (0-based) as text; nil when NULL.
+        func text(_ index: Int32) -> String? {
+            sqlite3_column_text(statement, index).map { String(cString: $0) }
+        }
+    }
+
+    /// Runs a statement that returns one row (an `INSERT ... RETURNING id, kind`), read by `read`;
+    /// nil when it returns no row.
+    func executeReturningRow<Value>(_ read: (ReturnedRow) -> Value) throws -> Value? {
         let code = sqlite3_step(statement)
         defer {
             sqlite3_reset(statement)
@@ -83,7 +104,7 @@ final class BoundStatement {
         }
         switch code {
         case SQLITE_ROW:
-            let value = sqlite3_column_type(statement, 0) == SQLITE_NULL ? nil : sqlite3_column_int64(statement, 0)
+            let value = read(ReturnedRow(statement: statement))
             // Step to the end, so that the statement is complete before it is reset.
             let end = sqlite3_step(statement)
             guard end == SQLITE_DONE else { throw error(end) }

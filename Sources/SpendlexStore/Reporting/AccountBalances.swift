@@ -31,9 +31,9 @@ public struct AccountBalances: Sendable {
         let chains = BalanceChains(transactions: transactions)
         entries = chains.accounts.compactMap { account in
             guard let latest = account.transactions.last else { return nil }
-            let isCard = latest.account?.type == "card"
+            let owed = latest.account?.isLiability == true
             let meaning = switch account.fallsWithDebits {
-            case true?: isCard ? "available limit" : "balance"
+            case true?: owed ? "available limit" : "balance"
             case false?: "amount owed"
             case nil: "stated balance"
             }
