@@ -74,8 +74,9 @@ public final class Ledger: Sendable {
 
     /// Starts an import run over these inputs; returns its id. Runs left open by a process
     /// that no longer exists (killed, crashed) are closed first as interrupted.
-    /// `rulesHash` names the rules it parses with (`messagesParsedWithOtherRules`).
-    public func beginRun(inputs: [String], rulesHash: String? = nil) throws -> Int64 {
+    /// `rulesHash` names the rules it parses with (`messagesParsedWithOtherRules`), `rulesFiles`
+    /// are the files they were read from (`messagesParsedWithChangedRules`).
+    public func beginRun(inputs: [String], rulesHash: String? = nil, rulesFiles: [String] = []) throws -> Int64 {
         try pool.write { db in
             let open = try Row.fetchAll(db, sql: "SELECT id, pid FROM import_runs WHERE finished_at IS NULL AND pid IS NOT NULL")
             for row in open {
@@ -85,9 +86,11 @@ public final class Ledger: Sendable {
                     Self.now(), "interrupted: its process (\(pid)) ended before the run finished", row["id"] as Int64,
                 ])
             }
-            try db.execute(sql: "INSERT INTO import_runs (inputs, inputs_hash, started_at, pid, rules_hash) VALUES (?, ?, ?, ?, ?)",
-                           arguments: [CardNumberMasker.mask(inputs.joined(separator: "\n")), Self.inputsHash(inputs),
-                                       Self.now(), getpid(), rulesHash])
+            try db.execute(sql: """
+                INSERT INTO import_runs (inputs, inputs_hash, started_at, pid, rules_hash, rules_files) VALUES (?, ?, ?, ?, ?, ?)
+                """, arguments: [CardNumberMasker.mask(inputs.joined(separator: "\n")), Self.inputsHash(inputs),
+                                 Self.now(), getpid(), rulesHash,
+                                 rulesFiles.isEmpty ? nil : rulesFiles.map(Self.absolutePath).joined(separator: "\n")])
             return db.lastInsertedRowID
         }
     }
@@ -101,6 +104,45 @@ public final class Ledger: Sendable {
                 WHERE run_id IN (SELECT id FROM import_runs WHERE rules_hash IS NOT NULL AND rules_hash != ?)
                 """, arguments: [rulesHash]) ?? 0
         }
+    }
+
+    /// The hash `parse` records for rules read from files with these contents
+    /// (`RuleSet.sources`' texts): the same rules read from another folder hash the same.
+    public static func rulesHash(texts: [String]) -> String {
+        StableHash.hex(parts: texts.sorted())
+    }
+
+    /// How many stored messages were last parsed by a run whose rule files have changed since (or
+    /// are gone): their files, read again, no longer hash as the run recorded. For the commands
+    /// that read the ledger without parsing, which have no rules of their own to compare. Runs
+    /// from before the files were recorded are not counted; a file added beside them is not seen.
+    public func messagesParsedWithChangedRules() throws -> Int {
+        try pool.read { db in
+            // The runs first (a few rows), each set of files read once; messages are counted only
+            // when some run's files changed.
+            var stillHash: [String: Bool] = [:]
+            var changedRuns: [Int64] = []
+            for row in try Row.fetchAll(db, sql: """
+                SELECT id, rules_hash, rules_files FROM import_runs WHERE rules_hash IS NOT NULL AND rules_files IS NOT NULL
+                """) {
+                let recorded: String = row["rules_hash"]
+                let listed: String = row["rules_files"]
+                let key = recorded + "\u{1F}" + listed
+                let same = stillHash[key] ?? {
+                    let files = listed.split(separator: "\n").map(String.init)
+                    let texts = files.compactMap { try? String(contentsOfFile: $0, encoding: .utf8) }
+                    return texts.count == files.count && Self.rulesHash(texts: texts) == recorded
+                }()
+                stillHash[key] = same
+                if !same { changedRuns.append(row["id"]) }
+            }
+            guard !changedRuns.isEmpty else { return 0 }
+            return try Int.fetchOne(db, sql: "SELECT count(*) FROM messages WHERE run_id IN (\(changedRuns.map(String.init).joined(separator: ",")))") ?? 0
+        }
+    }
+
+    private static func absolutePath(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.path
     }
 
     /// Closes a run with its counts; `failure` says why it stopped short, nil when it finished cleanly.

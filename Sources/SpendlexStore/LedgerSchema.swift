@@ -226,6 +226,11 @@ enum LedgerSchema {
         migrator.registerMigration("v10-card-kinds") { db in
             try db.execute(sql: "ALTER TABLE accounts ADD COLUMN card_kind TEXT CHECK (card_kind IN ('credit', 'debit', 'prepaid'))")
         }
+        // The rule files each run read (absolute paths, one a line), so that any command on the
+        // ledger can hash them again and say when they changed since (`messagesParsedWithChangedRules`).
+        migrator.registerMigration("v11-rules-files") { db in
+            try db.execute(sql: "ALTER TABLE import_runs ADD COLUMN rules_files TEXT")
+        }
         return migrator
     }
 }

@@ -41,10 +41,13 @@ struct LedgerRangeOptions: ParsableArguments {
             Stderr.write("error: no ledger at \(store) (make one with: spendlex parse INPUT... --store \(store))\n")
             throw ExitStatus.badInput
         }
-        do { return try Ledger(path: store) } catch {
+        let ledger: Ledger
+        do { ledger = try Ledger(path: store) } catch {
             Stderr.write("error: cannot open the ledger \(store): \(error)\n")
             throw ExitStatus.badInput
         }
+        RulesChangedNote.check(ledger, path: store)
+        return ledger
     }
 
     /// The statement balances of the range's statements: those of a statement whose every balance

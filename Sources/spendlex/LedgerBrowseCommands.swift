@@ -26,10 +26,13 @@ struct StoreOption: ParsableArguments {
             Stderr.write("error: no ledger at \(path) (make one with: spendlex parse INPUT... --store \(path))\n")
             throw ExitStatus.badInput
         }
-        do { return try Ledger(path: path) } catch {
+        let ledger: Ledger
+        do { ledger = try Ledger(path: path) } catch {
             Stderr.write("error: cannot open the ledger \(path): \(error)\n")
             throw ExitStatus.badInput
         }
+        RulesChangedNote.check(ledger, path: path)
+        return ledger
     }
 }
 

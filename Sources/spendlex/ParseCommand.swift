@@ -144,7 +144,7 @@ struct Parse: ParsableCommand {
                                     totalBytes: Self.totalSize(of: inputs))
         // The rule files' contents (not their paths: the same rules named from another folder are
         // the same), hashed: a run says when the ledger's messages were parsed with others.
-        let rulesHash = StableHash.hex(parts: engine.rules.rules.sources.values.map(\.text).sorted())
+        let rulesHash = Ledger.rulesHash(texts: engine.rules.rules.sources.values.map(\.text))
         if let ledger, !reprocess, !quiet {
             let stale = try ledger.messagesParsedWithOtherRules(than: rulesHash)
             if stale > 0 {
@@ -152,7 +152,8 @@ struct Parse: ParsableCommand {
                              + "the rules then read: run again with --reprocess to parse them with these\n")
             }
         }
-        let run = try ledger?.beginRun(inputs: single.message == nil ? inputs : ["--text"], rulesHash: rulesHash)
+        let run = try ledger?.beginRun(inputs: single.message == nil ? inputs : ["--text"], rulesHash: rulesHash,
+                                       rulesFiles: Array(engine.rules.rules.sources.keys))
         // The ledger is written on a thread of its own while the workers parse.
         let intake = ledger.map { LedgerIntake(ledger: $0, run: run, reprocess: reprocess) }
         var stored = RunCounts()

@@ -65,6 +65,34 @@ struct AnywhereEndToEndTests {
         #expect(rerun.stderr.contains("--reprocess"))
     }
 
+    @Test("commands that read the ledger say when the rule files that parsed it changed since, and name --reprocess")
+    func ledgerCommandsSayTheRulesChanged() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = work.appendingPathComponent("ledger.sqlite").path
+        #expect(try installed(["parse", "messages.jsonl", "--store", store, "--quiet"]).status == 0)
+        let commands = [["transactions"], ["balances"], ["report"], ["export", "--format", "csv"], ["search", "amazon"]]
+        for command in commands {
+            let quiet = try installed(command + ["--store", store])
+            #expect(!quiet.stderr.contains("rule files changed"), "\(command): \(quiet.stderr)")
+        }
+        // An edit to one installed rule file (a comment is enough: the rules are hashed as written).
+        let hdfc = prefix.appendingPathComponent("share/spendlex/rules/banks/in/hdfc.yaml")
+        let handle = try FileHandle(forWritingTo: hdfc)
+        handle.seekToEndOfFile()
+        handle.write(Data("# edited\n".utf8))
+        try handle.close()
+        for command in commands {
+            let noted = try installed(command + ["--store", store])
+            #expect(noted.status == 0, "\(command): \(noted.stderr)")
+            #expect(noted.stderr.contains("note: the rule files changed since 10 of the ledger's messages were parsed"), "\(command): \(noted.stderr)")
+            #expect(noted.stderr.contains("--store \(store) --reprocess"))
+            #expect(noted.stderr.components(separatedBy: "note:").count == 2, "said once: \(noted.stderr)")
+        }
+        // Read again with the edited rules: nothing to say.
+        #expect(try installed(["parse", "messages.jsonl", "--store", store, "--reprocess", "--quiet"]).status == 0)
+        #expect(!(try installed(["transactions", "--store", store])).stderr.contains("rule files changed"))
+    }
+
     @Test("with no rules anywhere, a clear error that names the places looked at and what to do")
     func noRulesAnywhere() throws {
         defer { try? FileManager.default.removeItem(at: folder) }

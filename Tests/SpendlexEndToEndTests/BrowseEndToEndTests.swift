@@ -11,9 +11,21 @@ func referenceCorpusGenerator() throws -> URL {
                         "gen_mbox.py not found at \(candidates.map(\.path))")
 }
 
+/// `shared/conformance/india-sms.jsonl`, the conformance corpus (71 SMS of 11 Indian banks and
+/// card issuers, with their expected fields): beside the repository, at /work/shared, or where
+/// SPENDLEX_CONFORMANCE says.
+func conformanceCorpus() throws -> URL {
+    var candidates = ProcessInfo.processInfo.environment["SPENDLEX_CONFORMANCE"].map { [URL(fileURLWithPath: $0)] } ?? []
+    candidates.append(repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/conformance/india-sms.jsonl"))
+    candidates.append(URL(fileURLWithPath: "/work/shared/conformance/india-sms.jsonl"))
+    return try #require(candidates.first { FileManager.default.fileExists(atPath: $0.path) },
+                        "india-sms.jsonl not found at \(candidates.map(\.path))")
+}
+
 /// The ledger as a daily tool, through the real binary, on a ledger filled from a reference-shaped
-/// mailbox (gen_mbox.py, 300 mails) and the world conformance corpus's development part:
-/// `transactions`, `show`, `edit` and `search`, in their table (text) and JSON forms.
+/// mailbox (gen_mbox.py, 300 mails), the conformance corpus (india-sms.jsonl) and the world
+/// conformance corpus's development part: `transactions`, `show`, `edit`, `search`, `ask`,
+/// `balances`, `report` and `export`, in their table (text) and JSON forms.
 @Suite("spendlex transactions, show, edit and search, end to end", .serialized)
 struct BrowseEndToEndTests {
     let folder: URL
@@ -36,6 +48,8 @@ struct BrowseEndToEndTests {
         try #require(mail.status == 0, "\(mail.stderr)")
         let sms = try spendlex(["parse", Self.world, "--store", store, "-o", "/dev/null", "--quiet"])
         try #require(sms.status == 0 || sms.status == 1, "\(sms.stderr)")
+        let conformance = try spendlex(["parse", try conformanceCorpus().path, "--store", store, "-o", "/dev/null", "--quiet"])
+        try #require(conformance.status == 0 || conformance.status == 1, "\(conformance.stderr)")
     }
 
     /// The JSON objects of a JSON Lines output.
@@ -219,5 +233,36 @@ struct BrowseEndToEndTests {
         #expect(balances.stdout.contains("with a stated balance"))
         let json = try #require(try JSONSerialization.jsonObject(with: Data(try spendlex(["balances", "--store", store, "--format", "json"]).stdout.utf8)) as? [String: Any])
         #expect(!((json["accounts"] as? [Any]) ?? []).isEmpty)
+    }
+
+    @Test("accounts: a debit card's spending leaves an asset, a credit card's is owed; the journals of the whole ledger pass bean-check and ledger-cli; the report in both forms")
+    func accountsJournalsAndReport() throws {
+        let cards = try listed([]).compactMap { $0["account"] as? [String: Any] }.filter { $0["type"] as? String == "card" }
+        #expect(cards.contains { $0["card_kind"] as? String == "debit" })
+        #expect(cards.contains { $0["card_kind"] as? String == "credit" })
+        #expect(cards.allSatisfy { $0.keys.contains("card_kind") })
+
+        let journal = folder.appendingPathComponent("ledger.beancount").path
+        let exported = try spendlex(["export", "--store", store, "--format", "beancount", "-o", journal])
+        #expect(exported.status == 0, "\(exported.stderr)")
+        let text = try String(contentsOfFile: journal, encoding: .utf8)
+        // The conformance corpus's HDFC debit card reversal posts to an asset, its credit cards to liabilities.
+        #expect(text.contains("Liabilities:CreditCard:Hdfc:"))
+        #expect(text.contains(#/open Assets:Bank:Hdfc:(Debit-Card-)?\d+\n/#))
+        let beanCheck = try #require(executableOnPath("bean-check"), "bean-check is not on PATH (pip install beancount; .ci/run does this)")
+        let checked = try run(beanCheck, [journal], in: folder)
+        #expect(checked.status == 0, "bean-check \(journal):\n\(checked.stdout)\(checked.stderr)")
+        let ledgerJournal = folder.appendingPathComponent("ledger.journal").path
+        #expect(try spendlex(["export", "--store", store, "--format", "ledger", "-o", ledgerJournal]).status == 0)
+        let ledgerCLI = try #require(executableOnPath("ledger"), "ledger is not on PATH (apt-get install ledger; .ci/run does this)")
+        let balanced = try run(ledgerCLI, ["-f", ledgerJournal, "balance"], in: folder)
+        #expect(balanced.status == 0, "ledger balance:\n\(balanced.stderr)")
+
+        let report = try spendlex(["report", "--store", store])
+        #expect(report.status == 0, "\(report.stderr)")
+        #expect(report.stdout.contains("INR"))
+        let json = try spendlex(["report", "--store", store, "--format", "json"])
+        #expect(json.status == 0, "\(json.stderr)")
+        #expect((try JSONSerialization.jsonObject(with: Data(json.stdout.utf8))) is [String: Any])
     }
 }
