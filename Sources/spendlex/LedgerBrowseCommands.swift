@@ -529,6 +529,34 @@ struct Balances: ParsableCommand {
     }
 }
 
+struct Recurring: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Subscriptions, bills and other payments that repeat, found in the ledger.",
+        discussion: """
+            Found from merchant, amount and cadence alone (weekly, fortnightly, monthly, quarterly, yearly), with \
+            room for a payment a few days late and for a price that changed and then held: each with its typical \
+            (latest) amount, the last and next expected date, its price changes, the occurrences it missed, whether \
+            it still runs, and the ledger ids it was found from. Ordinary shopping, however often, is not one: its \
+            amounts wander and its days fall at no cadence.
+            """
+    )
+
+    @OptionGroup var store: StoreOption
+
+    @Option(name: .long, help: "text or json.")
+    var format: Show.ShowFormat = .text
+
+    func run() throws {
+        let ledger = try store.open()
+        let recurring: RecurringPayments
+        do { recurring = RecurringPayments(transactions: try ledger.transactions()) } catch {
+            Stderr.write("error: reading the ledger failed: \(error)\n")
+            throw ExitStatus.internalError
+        }
+        print(format == .json ? recurring.json() : recurring.text(), terminator: "")
+    }
+}
+
 struct Ask: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Answer a question about your money from the ledger, with the transactions it counted.",

@@ -204,6 +204,29 @@ struct LedgerRoutesTests {
         }
     }
 
+    @Test("GET /recurring is `spendlex recurring --format json`: a monthly payment found, with its next date")
+    func recurring() async throws {
+        let test = try TestService()
+        let key = test.key
+        let ledger = test.service.ledger
+        try await test.live { client in
+            for month in 1...4 {
+                let text = "Spent Rs.649.00 On HDFC Bank Card 0000 At NETFLIX On 2026-0\(month)-05:10:00:00.Not You?"
+                let posted = try await client.call(.post, "/messages", key: key, json: #"{"sender": "VM-HDFCBK", "text": "\#(text)"}"#)
+                #expect(posted.status == .created || posted.status == .ok, "\(posted.text)")
+            }
+            let reply = try await client.call(.get, "/recurring", key: key)
+            #expect(reply.status == .ok)
+            let cli = try JSONSerialization.jsonObject(with: Data(RecurringPayments(transactions: try ledger.transactions()).json().utf8))
+            #expect((try JSONSerialization.jsonObject(with: Data(reply.text.utf8)) as? NSDictionary) == (cli as? NSDictionary))
+            let payments = try #require(reply["payments"] as? [[String: Any]])
+            #expect(payments.count == 1)
+            #expect(payments.first?["cadence"] as? String == "monthly")
+            #expect(payments.first?["next"] as? String == "2026-05-05")
+            #expect(try await client.call(.get, "/recurring?from=2026-05-01&to=2026-04-01", key: key).errorCode == "invalid_field")
+        }
+    }
+
     @Test("GET /reports/summary is the report of `spendlex report --format json`")
     func summary() async throws {
         let test = try TestService()

@@ -111,5 +111,18 @@ extension SpendlexService {
             return Response(status: .ok, headers: headers,
                             body: .init(byteBuffer: ByteBuffer(string: ReportFormat.json.render(report))))
         }
+        // `GET /recurring`: the payments that repeat (`spendlex recurring --format json`), over the
+        // whole ledger or the days `from` and `to` bound.
+        table.get("/recurring") { request, _ in
+            let reader = QueryReader(request)
+            let from = try reader.date("from")
+            let to = try reader.date("to")
+            if let from, let to, to < from { throw APIError.invalidField("to is before from") }
+            let transactions: [StoredTransaction]
+            do { transactions = try ledger.transactions(TransactionQuery(from: from, to: to)) } catch {
+                throw APIError.storeFailed(error)
+            }
+            return try JSONResponse.make(RecurringPayments.Body(RecurringPayments(transactions: transactions)))
+        }
     }
 }

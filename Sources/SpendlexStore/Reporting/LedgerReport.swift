@@ -23,6 +23,8 @@ public struct LedgerReport: Sendable, Equatable {
     public var total: Section
     /// Transactions left out: no amount, currency, date or direction.
     public var leftOut: Int
+    /// The payments that repeat among the range's transactions (`RecurringPayments`).
+    public var recurring: [RecurringPayments.Payment] = []
 
     /// A span of days: one period, or the whole range.
     public struct Section: Sendable, Equatable {
@@ -152,6 +154,7 @@ public struct LedgerReport: Sendable, Equatable {
         periods = order.sorted { builders[$0]!.start! < builders[$1]!.start! }
             .map { builders[$0]!.section(topMerchants: topMerchants) }
         self.total = total.section(topMerchants: topMerchants)
+        recurring = RecurringPayments(transactions: usable.map(\.0)).payments
     }
 
     private static func later(_ a: LocalDate, _ b: LocalDate?) -> LocalDate { b.map { Swift.max(a, $0) } ?? a }

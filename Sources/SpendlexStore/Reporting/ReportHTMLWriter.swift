@@ -32,6 +32,7 @@ struct ReportHTMLWriter: Sendable {
             out += self.currency(currency, periods: report.periods)
         }
         if !report.periods.isEmpty { out += periods(report.periods) }
+        if !report.recurring.isEmpty { out += recurring(report.recurring) }
         return out + "</body>\n</html>\n"
     }
 
@@ -49,6 +50,22 @@ struct ReportHTMLWriter: Sendable {
         td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}td.sub{padding-left:26px;color:#616e7c}\
         .in{color:#0a7d4f}.out{color:#b83232}.trend{margin-top:12px;overflow-x:auto}
         """
+
+    /// The recurring payments: merchant, cadence, amount, last and next date, price changes, misses.
+    func recurring(_ payments: [RecurringPayments.Payment]) -> String {
+        var out = "<section>\n<h2>Recurring payments</h2>\n<table><tr><th>Merchant</th><th>Cadence</th><th class=\"n\">Amount</th>"
+            + "<th>Last</th><th>Next</th><th>Price changes</th><th>Missed</th></tr>\n"
+        for p in payments {
+            let changes = p.priceChanges.map {
+                "\(MoneyText.display($0.from, currency: p.currency, locale: locale)) → \(MoneyText.display($0.to, currency: p.currency, locale: locale)) (\($0.date))"
+            }.joined(separator: "; ")
+            out += "<tr><td>\(Self.escape(p.merchant))</td><td>\(p.cadence.rawValue)</td>"
+                + "<td class=\"n \(p.direction == .credit ? "in" : "out")\">\(Self.escape(MoneyText.display(p.amount, currency: p.currency, locale: locale)))</td>"
+                + "<td>\(p.last)</td><td>\(p.active ? "\(p.next)" : "stopped")</td><td>\(Self.escape(changes))</td>"
+                + "<td>\(p.missed.map(\.description).joined(separator: ", "))</td></tr>\n"
+        }
+        return out + "</table>\n</section>\n"
+    }
 
     func currency(_ c: LedgerReport.CurrencyTotals, periods: [LedgerReport.Section] = []) -> String {
         let money = { Self.escape(MoneyText.display($0, currency: c.currency, locale: locale)) }

@@ -18,8 +18,10 @@ struct ReportJSONWriter: Sendable {
         let left_out: Int
         let periods: [Section]
         let total: Section
+        let recurring: [RecurringPayments.Body.Payment]
 
         init(_ r: LedgerReport) {
+            recurring = r.recurring.map(RecurringPayments.Body.Payment.init)
             period = r.period.rawValue
             from = r.from?.description
             to = r.to?.description

@@ -14,6 +14,15 @@ struct ReportTextWriter: Sendable {
         if report.periods.count > 1 {
             out += "\n" + section(report.total, title: "All periods (\(Self.range(report.total)))")
         }
+        if !report.recurring.isEmpty {
+            out += "\n== Recurring payments\n"
+            for p in report.recurring {
+                let state = p.active ? "next \(p.next)" : "stopped after \(p.last)"
+                out += Self.row("  \(p.merchant) (\(p.cadence.rawValue))", [MoneyText.format(p.amount, currency: p.currency), p.currency], count: false)
+                    .dropLast() + "  \(state)" + (p.priceChanges.isEmpty ? "" : ", price changed \(p.priceChanges.count)x")
+                    + (p.missed.isEmpty ? "" : ", missed \(p.missed.count)") + "\n"
+            }
+        }
         return out
     }
 
