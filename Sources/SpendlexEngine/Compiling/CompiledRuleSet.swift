@@ -254,8 +254,10 @@ final class CompiledFieldLayer: Sendable {
     let channels: NamedAlternation<String>?
     /// The kinds, in priority order.
     let kinds: NamedAlternation<TransactionKind>?
-    /// The card kinds: the first the text names is the card's.
+    /// The card kinds' patterns written in ASCII (the Latin script's), and the others: the
+    /// first the text names is the card's.
     let cardKinds: NamedAlternation<CardKind>?
+    let cardKindsOtherScripts: NamedAlternation<CardKind>?
     /// The fields it has finders for (`channel` when it has channels).
     let fields: Set<FieldName>
 
@@ -277,9 +279,11 @@ final class CompiledFieldLayer: Sendable {
 
     init(finders: [(field: FieldName, patterns: [Finder])],
          channels: NamedAlternation<String>?, roles: [(name: String, pattern: Pattern)] = [],
-         kinds: NamedAlternation<TransactionKind>? = nil, cardKinds: NamedAlternation<CardKind>? = nil) {
+         kinds: NamedAlternation<TransactionKind>? = nil, cardKinds: NamedAlternation<CardKind>? = nil,
+         cardKindsOtherScripts: NamedAlternation<CardKind>? = nil) {
         self.kinds = kinds
         self.cardKinds = cardKinds
+        self.cardKindsOtherScripts = cardKindsOtherScripts
         self.finders = finders
         self.roles = roles
         self.channels = channels
@@ -299,6 +303,10 @@ final class CompiledFieldLayer: Sendable {
     static let reachAfterAmount = 400
     /// How far before a per-field parser's amount the layer looks, in bytes.
     static let reachBefore = 200
+    /// A text this long or shorter (in bytes: an SMS, a push notification) is read whole for its
+    /// card's kind; a longer one only `cardKindReach` bytes before the card's mask.
+    static let shortText = 512
+    static let cardKindReach = 48
     /// The most the layer searches, in bytes, however long the match.
     static let maxWindow = 1024
     /// How many bytes before a money mention its role words are looked for.

@@ -36,9 +36,9 @@ struct NamedAlternation<Name: Sendable>: Sendable {
 
     /// The name of the first mention in `range` of `text`, whatever its order: the words nearest
     /// the start ("Debit Card XX1234 used ... Get a credit card!" is a debit card's alert).
-    func firstInText(_ text: String, _ range: Range<Int>, scratch: MatchScratch) -> Name? {
-        guard (try? pattern.firstRange(in: text, from: range.lowerBound, upTo: range.upperBound, scratch: scratch)) != nil,
+    func firstInText(_ text: String, _ range: Range<Int>, scratch: MatchScratch) -> (name: Name, at: Int)? {
+        guard let whole = try? pattern.firstRange(in: text, from: range.lowerBound, upTo: range.upperBound, scratch: scratch),
               let named = groups.first(where: { scratch.lastGroup($0.group) != nil }) else { return nil }
-        return named.name
+        return (named.name, whole.lowerBound)
     }
 }

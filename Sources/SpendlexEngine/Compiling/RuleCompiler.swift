@@ -155,11 +155,21 @@ public enum RuleCompiler {
         }
         let channels = NamedAlternation(layer.channels.compactMap { channel in expanded(channel.pattern).map { (channel.name, $0) } })
         let kinds = NamedAlternation(layer.kinds.compactMap { kind, text in expanded(text).map { (kind.value, $0) } })
-        let cardKinds = NamedAlternation(layer.cardKinds.compactMap { kind, text in expanded(text).map { (kind.value, $0) } })
+        // Patterns of the Latin script and of others apart: together, the alternation's possible
+        // first bytes were nearly every byte, and PCRE2 tried it at every position (it tripled the
+        // cost of parsing the reference corpus); apart, each skips ahead, and the other scripts'
+        // one runs only on a text that has a byte outside ASCII.
+        let cardKinds = NamedAlternation(layer.cardKinds.filter { !$0.otherScripts }.compactMap { entry in
+            expanded(entry.pattern).map { (entry.kind.value, $0) }
+        })
+        let cardKindsOtherScripts = NamedAlternation(layer.cardKinds.filter(\.otherScripts).compactMap { entry in
+            expanded(entry.pattern).map { (entry.kind.value, $0) }
+        })
         let roles = layer.roles.compactMap { role -> (name: String, pattern: Pattern)? in
             compilePattern(role.pattern, expander: &expander, diagnostics: &diagnostics).map { (role.name, $0.pattern) }
         }
-        return CompiledFieldLayer(finders: finders, channels: channels, roles: roles, kinds: kinds, cardKinds: cardKinds)
+        return CompiledFieldLayer(finders: finders, channels: channels, roles: roles, kinds: kinds, cardKinds: cardKinds,
+                                  cardKindsOtherScripts: cardKindsOtherScripts)
     }
 
     /// A country profile's cues: sender shapes and dialling prefixes, and the pattern text of what in a

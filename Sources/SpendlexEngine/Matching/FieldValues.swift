@@ -12,6 +12,15 @@ struct FieldValues: Sendable {
     var kind: TransactionKind?
     /// The kind of card the field layer read from the words around a card's transaction.
     var cardKind: CardKind?
+    /// Where the card or last-digits capture starts (UTF-8 offset): a card's kind is named just
+    /// before its mask ("Debit Card XX1234").
+    var maskStart: Int?
+
+    /// Sets `field` from `range` of `text`, and notes where a mask starts.
+    mutating func set(_ field: FieldName, _ value: String, at range: Range<Int>) {
+        self[field] = value
+        if field == .card || field == .last4 { maskStart = range.lowerBound }
+    }
 
     subscript(field: FieldName) -> String? {
         get {

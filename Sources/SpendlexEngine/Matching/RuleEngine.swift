@@ -398,8 +398,9 @@ public struct RuleEngine: Sendable {
             // A card's kind (credit, debit, prepaid), when its parser does not say: a parser of
             // bank accounts has no card.
             let readsCardKind = layer.cardKinds != nil && parser.rule.cardKind == nil && parser.rule.accountType != "account"
-            guard readsKind || readsCardKind
-                    || (!parser.layerFields.isEmpty && parser.layerFields.contains(where: { raw[$0] == nil })) else { return }
+            // After the fields, which may find the mask: a card's kind is read near it.
+            defer { if readsCardKind { readCardKind(&raw, text: text, layer: layer) } }
+            guard readsKind || (!parser.layerFields.isEmpty && parser.layerFields.contains(where: { raw[$0] == nil })) else { return }
             // The finders search the window only: searching the whole text from the match on cost a
             // scan of every long e-mail body per finder. The text before the window is seen as
             // context (`^` is the text's start, `\b` sees the character before) but not searched.
@@ -446,23 +447,39 @@ public struct RuleEngine: Sendable {
                 guard let lastDigit, lastDigit >= from else { continue }
                 for finder in finders {
                     if let whole = try? finder.pattern.firstRange(in: text, from: from, upTo: window.upperBound, scratch: scratch) {
-                        raw[field] = Self.slice(text, scratch.lastGroup(finder.group) ?? whole)
+                        let range = scratch.lastGroup(finder.group) ?? whole
+                        raw.set(field, Self.slice(text, range), at: range)
                         break
                     }
                 }
             }
-            // The words nearest the window's start name the card ("Debit Card XX1234 used at ...");
-            // read only when the message named a card or a mask (a mask may be a card's: the
-            // builder decides, from the parser's account type and the channel).
-            if readsCardKind, raw[.card] != nil || raw[.last4] != nil, let cardKinds = layer.cardKinds {
-                raw.cardKind = cardKinds.firstInText(text, window, scratch: scratch)
-                // An e-mail names its product in its opening ("This is an Alert to help you manage
-                // your credit card account ending in 4993."), often far above the transaction.
-                if raw.cardKind == nil, window.lowerBound > 0 {
-                    let opening = 0..<Self.boundary(in: text, before: min(window.lowerBound, CompiledFieldLayer.reachBefore * 2))
-                    raw.cardKind = cardKinds.firstInText(text, opening, scratch: scratch)
-                }
+        }
+
+        /// A card's kind, read only when the message named a card or a mask (a mask may be a
+        /// card's: the builder decides, from the parser's account type and the channel). A short
+        /// text (an SMS, a push) is read whole, first mention first ("Debit Card XX1234 used at
+        /// ... Get a credit card today!"; "... Avl Lmt Rs 5,000"); a longer one (an e-mail) just
+        /// before the mask, where its kind is named ("your credit card account ending in 4993"):
+        /// the kinds' dozens of alternatives, in several scripts, leave PCRE2 no literal to skip
+        /// ahead to, and reading e-mails' whole windows tripled the cost of parsing the reference corpus.
+        func readCardKind(_ raw: inout FieldValues, text: String, layer: CompiledFieldLayer) {
+            guard raw[.card] != nil || raw[.last4] != nil else { return }
+            let length = text.utf8.count
+            let range: Range<Int>
+            if length <= CompiledFieldLayer.shortText {
+                range = 0..<length
+            } else if let mask = raw.maskStart {
+                range = Self.boundary(in: text, before: max(0, mask - CompiledFieldLayer.cardKindReach))..<mask
+            } else {
+                return
             }
+            var first = layer.cardKinds?.firstInText(text, range, scratch: scratch)
+            if let others = layer.cardKindsOtherScripts,
+               text.withUTF8Bytes({ NormalizingText.firstByte(in: $0, atLeast: 0x80, from: range.lowerBound).map { $0 < range.upperBound } ?? false }),
+               let found = others.firstInText(text, range, scratch: scratch), found.at < first?.at ?? Int.max {
+                first = found
+            }
+            raw.cardKind = first?.name
         }
 
         /// Where the paragraph after the one holding `offset` ends: the second blank line (two line
@@ -557,7 +574,7 @@ public struct RuleEngine: Sendable {
                     raw.span = match[0]
                     for (field, numbers) in groups {
                         if let range = numbers.lazy.compactMap({ match[$0] }).first {
-                            raw[field] = Self.slice(text, range)
+                            raw.set(field, Self.slice(text, range), at: range)
                         }
                     }
                     return .success(raw)
@@ -582,7 +599,7 @@ public struct RuleEngine: Sendable {
                         }
                         if let match = try pattern.firstMatch(in: text, scratch: scratch),
                            let range = groups.lazy.compactMap({ match[$0] }).first ?? match[0] {
-                            raw[name] = Self.slice(text, range)
+                            raw.set(name, Self.slice(text, range), at: range)
                             if name == .amount { raw.span = range }
                         }
                     }

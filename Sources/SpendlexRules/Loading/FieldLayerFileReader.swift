@@ -53,8 +53,13 @@ enum FieldLayerFileReader {
                                                     at: name.location))
                         continue
                     }
-                    guard let pattern = reader.pattern(patternNode, key: name.value) else { continue }
-                    layer.cardKinds.append((Located(kind, at: name.location), pattern))
+                    // One pattern, or a list: the first for the Latin script, the others for other
+                    // scripts (the engine reads them only in a text that has a byte outside ASCII).
+                    let nodes = patternNode.sequence != nil ? reader.list(patternNode, key: name.value) : [patternNode]
+                    for (index, node) in nodes.enumerated() {
+                        guard let pattern = reader.pattern(node, key: name.value) else { continue }
+                        layer.cardKinds.append((Located(kind, at: name.location), pattern, otherScripts: index > 0))
+                    }
                 }
             case "channels":
                 for (channel, patternNode) in reader.namedEntries(of: node, key: "channels", expected: "channel names to patterns") ?? [] {

@@ -15,9 +15,10 @@ public struct FieldLayer: Sendable {
     /// parsers, which name no kind, take the first the text names.
     public var kinds: [(kind: Located<TransactionKind>, pattern: PatternText)] = []
     /// Card kinds (`credit`, `debit`, `prepaid`) and the words that name them ("Debit Card",
-    /// "tarjeta de crédito"), in order: a card whose parser names no kind takes the first the
-    /// text around the transaction names.
-    public var cardKinds: [(kind: Located<CardKind>, pattern: PatternText)] = []
+    /// "tarjeta de crédito"), a kind once per pattern (a kind may have several): a card whose
+    /// parser names no kind takes the one the text around the transaction names first.
+    /// `otherScripts`: a pattern for scripts other than the Latin (a kind's second and later).
+    public var cardKinds: [(kind: Located<CardKind>, pattern: PatternText, otherScripts: Bool)] = []
     /// Roles a money mention can have besides the amount (`balance`, `limit`, `fee`), each with
     /// a pattern that matches the words just before such a mention (anchored at their end): a
     /// per-field parser's amount is the first mention with none of these roles.
