@@ -76,7 +76,7 @@ extension Ledger {
                 } else {
                     try db.cachedStatement(sql: """
                         UPDATE transactions SET category = ?, subcategory = ?, tags = ?, category_source = 'rules',
-                            updated_at = ? WHERE id = ?
+                            category_probability = NULL, updated_at = ? WHERE id = ?
                         """).execute(arguments: [decision.category, decision.subcategory, tags, now, candidate.id])
                     counts.changed += 1
                 }

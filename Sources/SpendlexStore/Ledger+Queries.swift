@@ -138,7 +138,8 @@ extension Ledger {
         id, message_id, source_kind, sender, received_at, file, byte_offset, rule, bank, direction, kind, amount,
         amount_value, currency, date, time, merchant, account_type, account_last4, balance, reference, channel,
         category, subcategory, confidence, status, idempotency_key, duplicate_of, duplicate_reason, category_source,
-        note, merchant_raw, merchant_source, not_duplicate,
+        note, merchant_raw, merchant_source, not_duplicate, learned_category, learned_subcategory, learned_probability,
+        category_probability,
         (SELECT card_kind FROM accounts WHERE accounts.id = transactions.account_id) AS card_kind
         """
 
@@ -168,7 +169,12 @@ extension Ledger {
             idempotencyKey: row["idempotency_key"], duplicateOf: row["duplicate_of"],
             duplicateReason: row["duplicate_reason"], categorySource: row["category_source"], note: row["note"],
             merchantRaw: row["merchant_raw"], merchantSource: row["merchant_source"],
-            notDuplicate: (row["not_duplicate"] as Int?) == 1)
+            notDuplicate: (row["not_duplicate"] as Int?) == 1,
+            learned: (row["learned_category"] as String?).map { category in
+                StoredTransaction.LearnedCategory(label: CategoryModel.Label(category: category, subcategory: row["learned_subcategory"]),
+                                                  probability: row["learned_probability"] as Double? ?? 0)
+            },
+            categoryProbability: row["category_probability"])
     }
 
     /// A plain decimal string ("1250", "-12.50") as an exact `Decimal`; nil for anything else.

@@ -231,6 +231,17 @@ enum LedgerSchema {
         migrator.registerMigration("v11-rules-files") { db in
             try db.execute(sql: "ALTER TABLE import_runs ADD COLUMN rules_files TEXT")
         }
+        // The learned category model's guess for a transaction no decision-table row categorized
+        // (`Ledger.learnCategories`), with its probability; `category_probability` is set when the
+        // guess became the category (at or above the threshold), and says the model decided it.
+        migrator.registerMigration("v12-learned-categories") { db in
+            try db.execute(sql: """
+                ALTER TABLE transactions ADD COLUMN learned_category TEXT;
+                ALTER TABLE transactions ADD COLUMN learned_subcategory TEXT;
+                ALTER TABLE transactions ADD COLUMN learned_probability REAL;
+                ALTER TABLE transactions ADD COLUMN category_probability REAL;
+                """)
+        }
         return migrator
     }
 }

@@ -96,6 +96,18 @@ public struct StoredTransaction: Sendable, Equatable {
     public var merchantSource: String? = nil
     /// Whether a person said it duplicates nothing: no run links it again.
     public var notDuplicate = false
+    /// The learned category model's guess, for a transaction no decision-table row categorized
+    /// (nil: not assessed), and its probability (0...1).
+    public var learned: LearnedCategory? = nil
+    /// Set when the model's guess became the category: its probability.
+    public var categoryProbability: Double? = nil
+
+    /// The learned model's guess for a transaction, and how sure it was.
+    public struct LearnedCategory: Sendable, Equatable {
+        public var label: CategoryModel.Label
+        /// 0...1.
+        public var probability: Double
+    }
 
     /// The category to show: "Uncategorized" when none is assigned.
     public var categoryName: String { category ?? Self.uncategorized }

@@ -6,11 +6,16 @@ import SpendlexStore
 struct Categorize: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "categorize",
-        abstract: "Categorize the ledger's transactions with the categories file's decision tables.",
+        abstract: "Categorize the ledger's transactions: the decision tables first, then a model learned from the ledger.",
         discussion: """
             Fills in the category of every transaction that has none; with --recompute, decides every one again \
-            (after the tables change). A category set by hand (--set) always wins. Counts each deciding row's \
-            hits in the ledger's mapping statistics.
+            (after the tables change). A category set by hand (--set, spendlex edit) always wins. Counts each \
+            deciding row's hits in the ledger's mapping statistics. What no table row decides, a naive Bayes \
+            model trained on the ledger's own categorized transactions (a person's edits weigh three times a \
+            table's) categorizes from the merchant's words and letters, the bank, channel, kind, amount and \
+            weekday, when it is at least --threshold sure; below that the transaction stays uncategorized, is \
+            marked for review and keeps the model's guess (spendlex explain --transaction ID shows why). \
+            --evaluate scores the model by k-fold cross-validation on the ledger, each merchant in one fold.
             """
     )
 
@@ -33,8 +38,22 @@ struct Categorize: ParsableCommand {
     @Flag(name: .long, help: "Print the mapping statistics: how often each row decided.")
     var statistics = false
 
+    @Option(name: .long, help: ArgumentHelp("How sure the learned model must be to categorize (0...1).", valueName: "probability"))
+    var threshold = CategoryModel.defaultThreshold
+
+    @Flag(name: .long, help: "Only the decision tables: no learned model.")
+    var noLearning = false
+
+    @Flag(name: .long, help: "Score the learned model on the ledger (k-fold, each merchant in one fold) and change nothing.")
+    var evaluate = false
+
+    @Option(name: .long, help: "With --evaluate: the number of folds.")
+    var folds = 5
+
     func validate() throws {
         if store.isEmpty { throw ValidationError("no ledger given: pass --store FILE or set SPENDLEX_STORE") }
+        if !(0...1).contains(threshold) { throw ValidationError("--threshold is a probability, from 0 to 1") }
+        if folds < 2 { throw ValidationError("--folds is at least 2") }
         if !set.isEmpty && (set.count != 2 || Int64(set[0]) == nil) {
             throw ValidationError("--set takes a ledger id and a category: --set 42 \"Food & Dining/Groceries\"")
         }
@@ -45,8 +64,17 @@ struct Categorize: ParsableCommand {
             Stderr.write("error: no ledger at \(store)\n")
             throw ExitStatus.badInput
         }
-        let engine = try rules.engine()
         let ledger = try Ledger(path: store)
+        if evaluate {
+            let evaluation = try ledger.evaluateCategoryModel(folds: folds, threshold: threshold)
+            guard evaluation.examples > 0 else {
+                Stderr.write("error: the ledger has no categorized transaction to learn from\n")
+                throw ExitStatus.badInput
+            }
+            print(evaluation.text(), terminator: "")
+            return
+        }
+        let engine = try rules.engine()
         let declared = engine.rules.rules.categories
         if set.count == 2, let id = Int64(set[0]) {
             let parts = set[1].split(separator: "/", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
@@ -80,6 +108,11 @@ struct Categorize: ParsableCommand {
             }
         }
         print("\(counts.changed) categorized, \(counts.unchanged) unchanged, \(counts.keptByUser) set by hand and kept")
+        if !noLearning {
+            let learned = try ledger.learnCategories(threshold: threshold, recompute: recompute)
+            print("learned model (\(learned.examples) examples): \(learned.categorized) categorized, "
+                  + "\(learned.forReview) left for review")
+        }
         if statistics {
             for (row, hits) in try ledger.mappingStatistics() { print("\(hits)\t\(row)") }
         }

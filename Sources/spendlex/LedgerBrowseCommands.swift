@@ -266,7 +266,14 @@ struct Show: ParsableCommand {
             field("date", [t.date?.description, t.time?.description].compactMap { $0 }.joined(separator: " "))
             field("amount", [t.direction?.rawValue, t.amountText, t.currency].compactMap { $0 }.joined(separator: " "))
             field("merchant", t.merchant.map { $0 + (t.merchantSource == "user" ? "  (set by you)" : "") })
-            field("category", t.category.map { _ in TransactionCells.category(t) + (t.categorySource == "user" ? "  (set by you)" : "") })
+            field("category", t.category.map { _ in
+                TransactionCells.category(t) + (t.categorySource == "user" ? "  (set by you)"
+                    : t.categoryProbability.map { String(format: "  (learned, %.2f sure)", $0) } ?? "")
+            })
+            if t.categoryProbability == nil, t.categorySource != "user", let learned = t.learned {
+                field("guess", "\(learned.label), \(String(format: "%.2f", learned.probability)) sure: for review "
+                      + "(spendlex explain --transaction \(t.id))")
+            }
             field("account", TransactionCells.account(t))
             field("kind", t.kind?.rawValue)
             field("channel", t.channel)

@@ -80,6 +80,9 @@ struct Parse: ParsableCommand {
     @Flag(name: .long, help: "With --store: parse messages already in the ledger again and update their records (user categories kept).")
     var reprocess = false
 
+    @Flag(name: .long, help: "With --store: leave what no decision-table row categorizes uncategorized (no learned model).")
+    var noLearning = false
+
     @Option(name: .long, help: ArgumentHelp(
         "With --store: how many minutes apart two alerts about one transaction may arrive (SMS vs email vs push).",
         valueName: "minutes"))
@@ -198,9 +201,20 @@ struct Parse: ParsableCommand {
             progress.clear()
             try finish(ledger, run: run, stored: stored, skipped: summary.skipped, error: storeError)
         }
+        // What no decision-table row categorized, the model learned from the ledger does (when sure).
+        var learned: Ledger.LearnedCounts?
+        if let ledger, let run, !noLearning, stored.transactions > 0 {
+            do { learned = try ledger.learnCategories(run: run) } catch {
+                Stderr.write("error: categorizing with the learned model failed: \(error)\n")
+                throw ExitStatus.internalError
+            }
+        }
         if !quiet {
             var text = summary.description + "\n"
             if let store { text += "ledger \(store): \(stored.transactions) transactions stored, \(stored.duplicates) linked as duplicates\n" }
+            if let learned, learned.categorized + learned.forReview > 0 {
+                text += "learned model (\(learned.examples) examples): \(learned.categorized) categorized, \(learned.forReview) left for review\n"
+            }
             Stderr.write(text + Throughput(summary: summary, since: started).description + "\n")
         }
         if !unreadable.isEmpty { throw ExitStatus.badInput }

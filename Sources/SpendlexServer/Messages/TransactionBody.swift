@@ -66,6 +66,26 @@ struct TransactionBody: Encodable, Sendable {
     /// The ledger id of the primary transaction this one duplicates.
     var duplicateOf: Int64?
     var duplicateReason: String?
+    /// The learned category model's guess, for a stored transaction no table row categorized.
+    var learned: Learned?
+    /// Set when the model's guess became the category: how sure it was.
+    var categoryProbability: Double?
+
+    /// The model's guess and its probability (0...1).
+    struct Learned: Encodable, Sendable {
+        var category: String
+        var subcategory: String?
+        var probability: Double
+
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(category, forKey: .category)
+            try c.encode(subcategory, forKey: .subcategory)
+            try c.encode(probability, forKey: .probability)
+        }
+
+        enum CodingKeys: String, CodingKey { case category, subcategory, probability }
+    }
 
     /// A parsed transaction, not stored.
     init(_ t: Transaction) {
@@ -106,6 +126,8 @@ struct TransactionBody: Encodable, Sendable {
         note = stored.note
         duplicateOf = stored.duplicateOf
         duplicateReason = stored.duplicateReason
+        learned = stored.learned.map { Learned(category: $0.label.category, subcategory: $0.label.subcategory, probability: $0.probability) }
+        categoryProbability = stored.categoryProbability
     }
 
     enum CodingKeys: String, CodingKey {
@@ -113,7 +135,7 @@ struct TransactionBody: Encodable, Sendable {
              channel, category, subcategory, note, confidence, status
         case merchantRaw = "merchant_raw"
         case categorySource = "category_source", idempotencyKey = "idempotency_key", duplicateOf = "duplicate_of",
-             duplicateReason = "duplicate_reason"
+             duplicateReason = "duplicate_reason", learned, categoryProbability = "category_probability"
     }
 
     /// Every field, absent ones as null, so that clients see one shape.
@@ -144,6 +166,8 @@ struct TransactionBody: Encodable, Sendable {
         try c.encode(idempotencyKey, forKey: .idempotencyKey)
         try c.encode(duplicateOf, forKey: .duplicateOf)
         try c.encode(duplicateReason, forKey: .duplicateReason)
+        try c.encode(learned, forKey: .learned)
+        try c.encode(categoryProbability, forKey: .categoryProbability)
     }
 }
 

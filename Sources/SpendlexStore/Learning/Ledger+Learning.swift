@@ -1,0 +1,164 @@
+import Foundation
+import GRDB
+import SpendlexEngine
+import SpendlexRules
+
+extension Ledger {
+    /// What learning categories did.
+    public struct LearnedCounts: Sendable, Equatable {
+        /// Transactions the model categorized (its probability at or above the threshold).
+        public var categorized = 0
+        /// Transactions it was not sure enough of: left uncategorized, marked for review, with its guess kept.
+        public var forReview = 0
+        /// The examples it learned from.
+        public var examples = 0
+    }
+
+    /// The columns the model's features come from, and the label columns.
+    private static let learningColumns = """
+        id, merchant, bank, channel, direction, kind, amount_value, date, category, subcategory, category_source
+        """
+
+    private static func features(_ row: Row) -> [String] {
+        CategoryModel.features(
+            merchant: row["merchant"], bank: row["bank"], channel: row["channel"],
+            direction: (row["direction"] as String?).flatMap(Direction.init(rawValue:)),
+            kind: (row["kind"] as String?).flatMap(TransactionKind.init(rawValue:)),
+            amount: (row["amount_value"] as String?).flatMap { Decimal(string: $0) },
+            date: (row["date"] as String?).flatMap(LocalDate.init(iso:)))
+    }
+
+    /// The ledger's categorized transactions as the model's examples (primaries; not those
+    /// uncategorized, nor those the model itself categorized, unless a person confirmed them),
+    /// each with its merchant as the group that cross-validation keeps together.
+    /// A merchant's transactions share one unit of weight (three for a person's choices): a shop
+    /// paid five hundred times is one merchant to learn from, not five hundred, or the model is as
+    /// sure of its words as if every one had been seen that often (the probabilities it gave on the
+    /// reference corpus's ledger were then right half as often as they said).
+    public func categoryExamples() throws -> [(id: Int64, group: String, example: CategoryModel.Example)] {
+        var examples: [(id: Int64, group: String, example: CategoryModel.Example)] = try pool.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT \(Self.learningColumns) FROM transactions
+                WHERE duplicate_of IS NULL AND category IS NOT NULL AND category != ?
+                  AND (category_source = 'user' OR category_probability IS NULL)
+                ORDER BY id
+                """, arguments: [StoredTransaction.uncategorized]).map { row in
+                let label = CategoryModel.Label(category: row["category"], subcategory: row["subcategory"])
+                let weight = row["category_source"] as String? == "user" ? CategoryModel.userWeight : 1
+                let id: Int64 = row["id"]
+                let group = RecurringPayments.merchantKey(row["merchant"] as String? ?? "") ?? "#\(id)"
+                return (id, group, CategoryModel.Example(features: Self.features(row), label: label, weight: weight))
+            }
+        }
+        var perGroup: [String: Int] = [:]
+        for example in examples { perGroup[example.group, default: 0] += 1 }
+        for index in examples.indices { examples[index].example.weight /= Double(perGroup[examples[index].group]!) }
+        return examples
+    }
+
+    /// Per merchant (its folded key), the category a person last set on one of its transactions.
+    func personsMerchantCategories() throws -> [String: CategoryModel.Label] {
+        try pool.read { db in
+            var chosen: [String: CategoryModel.Label] = [:]
+            for row in try Row.fetchAll(db, sql: """
+                SELECT merchant, category, subcategory FROM transactions
+                WHERE category_source = 'user' AND merchant IS NOT NULL ORDER BY updated_at, id
+                """) {
+                guard let key = RecurringPayments.merchantKey(row["merchant"]) else { continue }
+                chosen[key] = CategoryModel.Label(category: row["category"], subcategory: row["subcategory"])
+            }
+            return chosen
+        }
+    }
+
+    /// The model, trained on the ledger as it is now.
+    public func categoryModel() throws -> CategoryModel {
+        CategoryModel(examples: try categoryExamples().map(\.example))
+    }
+
+    /// Categorizes with the learned model the transactions no decision-table row categorized
+    /// (uncategorized, and not set by a person): at `threshold` or more, the model's label becomes
+    /// the category (`category_probability` says the model decided); below it, the category stays
+    /// empty, the transaction is marked for review, and the model's guess is kept beside it
+    /// (`learned_category`). `run`: only that run's transactions; `recompute`: also those the model
+    /// categorized before (a person's corrections since change them). One SQLite transaction.
+    public func learnCategories(threshold: Double = CategoryModel.defaultThreshold, run: Int64? = nil,
+                                recompute: Bool = false) throws -> LearnedCounts {
+        var conditions = ["duplicate_of IS NULL", "category_source IS NOT 'user'"]
+        var arguments: [(any DatabaseValueConvertible)?] = [StoredTransaction.uncategorized]
+        conditions.append(recompute ? "(category IS NULL OR category = ? OR category_probability IS NOT NULL)"
+                                    : "(category IS NULL OR category = ?) AND learned_category IS NULL")
+        if let run {
+            conditions.append("message_id IN (SELECT id FROM messages WHERE run_id = ?)")
+            arguments.append(run)
+        }
+        // What to learn from and what to categorize first: with either missing, the model is not
+        // trained (a ledger with no categorized transaction, a run that a table categorized whole).
+        let rows = try pool.read { db -> [Row] in
+            guard try Bool.fetchOne(db, sql: """
+                SELECT EXISTS (SELECT 1 FROM transactions WHERE duplicate_of IS NULL AND category IS NOT NULL AND category != ?
+                               AND (category_source = 'user' OR category_probability IS NULL))
+                """, arguments: [StoredTransaction.uncategorized]) == true else { return [] }
+            return try Row.fetchAll(db, sql: "SELECT \(Self.learningColumns) FROM transactions WHERE \(conditions.joined(separator: " AND "))",
+                                    arguments: StatementArguments(arguments))
+        }
+        var counts = LearnedCounts()
+        guard !rows.isEmpty else { return counts }
+        let examples = try categoryExamples()
+        counts.examples = examples.count
+        guard !examples.isEmpty else { return counts }
+        let model = CategoryModel(examples: examples.map(\.example))
+        // A merchant a person categorized keeps that category (their latest choice): a correction
+        // decides the merchant's later transactions outright, whatever the model makes of them.
+        let chosen = try personsMerchantCategories()
+        let predictions = rows.compactMap { row -> (Int64, CategoryModel.Prediction)? in
+            let id: Int64 = row["id"]
+            if let key = RecurringPayments.merchantKey(row["merchant"] as String? ?? ""), let label = chosen[key] {
+                return (id, CategoryModel.Prediction(label: label, probability: 1, evidence: [], runnerUp: nil))
+            }
+            return model.predict(Self.features(row)).map { (id, $0) }
+        }
+        return try pool.write { db in
+            let now = Self.now()
+            for (id, prediction) in predictions {
+                let label = prediction.label
+                if prediction.probability >= threshold {
+                    try db.cachedStatement(sql: """
+                        UPDATE transactions SET category = ?, subcategory = ?, category_source = 'rules', category_probability = ?,
+                            learned_category = ?, learned_subcategory = ?, learned_probability = ?, updated_at = ?
+                        WHERE id = ? AND category_source IS NOT 'user'
+                        """).execute(arguments: [label.category, label.subcategory, prediction.probability,
+                                                 label.category, label.subcategory, prediction.probability, now, id])
+                    counts.categorized += db.changesCount
+                } else {
+                    try db.cachedStatement(sql: """
+                        UPDATE transactions SET category = ?, subcategory = NULL, category_probability = NULL,
+                            learned_category = ?, learned_subcategory = ?, learned_probability = ?,
+                            status = CASE WHEN status = 'ok' THEN 'review' ELSE status END, updated_at = ?
+                        WHERE id = ? AND category_source IS NOT 'user'
+                        """).execute(arguments: [StoredTransaction.uncategorized, label.category, label.subcategory,
+                                                 prediction.probability, now, id])
+                    counts.forReview += db.changesCount
+                }
+            }
+            return counts
+        }
+    }
+
+    /// How the model would do on this ledger: k-fold accuracy over its categorized transactions,
+    /// a merchant's transactions always in one fold.
+    public func evaluateCategoryModel(folds: Int = 5, threshold: Double = CategoryModel.defaultThreshold) throws
+        -> CategoryModel.Evaluation
+    {
+        CategoryModel.evaluate(try categoryExamples().map { ($0.group, $0.example) }, folds: folds, threshold: threshold)
+    }
+
+    /// Why a stored transaction has its category: what the model says about it (trained on the
+    /// ledger without it, when it is an example itself), with the features that decided.
+    public func explainCategory(of id: Int64) throws -> CategoryModel.Prediction? {
+        guard let t = try transaction(id: id) else { return nil }
+        // The transaction's own example left out: its category is what is being explained.
+        let model = CategoryModel(examples: try categoryExamples().filter { $0.id != id }.map(\.example))
+        return model.predict(t.modelFeatures)
+    }
+}

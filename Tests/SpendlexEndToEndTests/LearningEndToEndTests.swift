@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+
+/// The learned category model through the real binary: a person's edits teach it, the next
+/// `parse --store` categorizes merchants no decision-table row names, `categorize --evaluate`
+/// scores it and `explain --transaction` says why.
+@Suite("learned categories, end to end")
+struct LearningEndToEndTests {
+    static func alert(_ id: String, _ merchant: String, _ amount: String, day: Int) -> String {
+        let text = "Spent Rs.\(amount) On HDFC Bank Card 1234 At \(merchant) On 2026-03-\(String(format: "%02d", day)):10:00:00.Not You?"
+        return #"{"id": "\#(id)", "sender": "VM-HDFCBK", "text": "\#(text)"}"#
+    }
+
+    @Test("edits teach the model; the next run categorizes unseen shops of the same kinds; evaluate and explain")
+    func editsTeach() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("spendlex-learning-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = folder.appendingPathComponent("ledger.sqlite").path
+        // Shops no decision table names: pharmacies and petrol pumps under local names.
+        let pharmacies = ["SRI BALAJI MEDICALS", "NEW CITY MEDICALS", "ROYAL MEDICALS", "OM SAI MEDICALS", "STAR MEDICALS"]
+        let pumps = ["SRI BALAJI FILLING STATION", "NEW CITY FILLING STATION", "ROYAL FILLING STATION", "OM SAI FILLING STATION",
+                     "STAR FILLING STATION"]
+        var lines: [String] = []
+        for (index, name) in pharmacies.enumerated() { lines.append(Self.alert("p\(index)", name, "\(240 + index * 35).00", day: 1 + index)) }
+        for (index, name) in pumps.enumerated() { lines.append(Self.alert("f\(index)", name, "\(2000 + index * 150).00", day: 10 + index)) }
+        let first = folder.appendingPathComponent("first.jsonl")
+        try (lines.joined(separator: "\n") + "\n").write(to: first, atomically: true, encoding: .utf8)
+        #expect(try spendlex(["parse", first.path, "--store", store, "--quiet"]).status == 0)
+
+        let listed = try spendlex(["transactions", "--store", store, "--format", "jsonl"])
+        for line in listed.stdout.split(separator: "\n") {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            #expect(object["category"] as? String == "Uncategorized", "a table named \(object["merchant"] ?? "")")
+            let id = try #require(object["ledger_id"] as? Int)
+            let merchant = object["merchant"] as? String ?? ""
+            let category = merchant.hasSuffix("MEDICALS") ? "Health/Pharmacy" : "Transport/Fuel"
+            let edited = try spendlex(["edit", "\(id)", "--store", store, "--category", category])
+            #expect(edited.status == 0, "\(edited.stderr)")
+        }
+
+        let evaluated = try spendlex(["categorize", "--store", store, "--evaluate", "--folds", "5"])
+        #expect(evaluated.status == 0, "\(evaluated.stderr)")
+        #expect(evaluated.stdout.hasPrefix("5-fold accuracy on merchants each fold never saw: "))
+
+        let second = folder.appendingPathComponent("second.jsonl")
+        try ([Self.alert("n1", "GREEN LEAF MEDICALS", "310.00", day: 20), Self.alert("n2", "GREEN LEAF FILLING STATION", "2400.00", day: 21)]
+            .joined(separator: "\n") + "\n").write(to: second, atomically: true, encoding: .utf8)
+        let parsed = try spendlex(["parse", second.path, "--store", store])
+        #expect(parsed.stderr.contains("learned model (10 examples): 2 categorized"), "\(parsed.stderr)")
+        let after = try spendlex(["transactions", "--store", store, "--format", "jsonl", "--merchant", "green leaf"])
+        let categories = Set(after.stdout.split(separator: "\n").compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]).map {
+                "\($0["merchant"] as? String ?? "") \($0["category"] as? String ?? "")"
+            }
+        })
+        #expect(categories == ["GREEN LEAF MEDICALS Health", "GREEN LEAF FILLING STATION Transport"], "\(after.stdout)")
+
+        let id = try #require(after.stdout.split(separator: "\n").compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]).flatMap { object in
+                (object["merchant"] as? String) == "GREEN LEAF MEDICALS" ? object["ledger_id"] as? Int : nil
+            }
+        }.first)
+        let explained = try spendlex(["explain", "--transaction", "\(id)", "--store", store])
+        #expect(explained.status == 0, "\(explained.stderr)")
+        #expect(explained.stdout.contains("category: Health / Pharmacy, by the learned model, "))
+        #expect(explained.stdout.contains("merchant word MEDICALS") || explained.stdout.contains("merchant's last word MEDICALS"), "\(explained.stdout)")
+        let shown = try spendlex(["show", "\(id)", "--store", store])
+        #expect(shown.stdout.contains("(learned, "))
+    }
+}
