@@ -19,6 +19,9 @@ public struct ServiceConfiguration: Sendable {
     public var rulePaths: [String]
     /// The wallet file the card advisor starts from, if any.
     public var walletPath: String?
+    /// The person's budgets file, read at each GET /budgets (edits apply at once); nil:
+    /// budgets.yaml beside the ledger.
+    public var budgetsPath: String?
     /// The largest request body accepted, in bytes.
     public var maxBodyBytes: Int
     /// How often the rule files are checked for changes; nil: never (SIGHUP still reloads).

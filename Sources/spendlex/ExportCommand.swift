@@ -69,10 +69,12 @@ struct LedgerRangeOptions: ParsableArguments {
     }
 
     /// Reads the ledger's transactions in the range; a failed read is an internal error (exit 70).
-    func transactions(includeDuplicates: Bool = false) throws -> [StoredTransaction] {
+    /// `all`: every date, whatever the range.
+    func transactions(includeDuplicates: Bool = false, all: Bool = false) throws -> [StoredTransaction] {
         let ledger = try openLedger()
         do {
-            return try ledger.transactions(TransactionQuery(from: fromDate, to: toDate, includeDuplicates: includeDuplicates))
+            return try ledger.transactions(all ? TransactionQuery(includeDuplicates: includeDuplicates)
+                                               : TransactionQuery(from: fromDate, to: toDate, includeDuplicates: includeDuplicates))
         } catch {
             Stderr.write("error: reading the ledger \(store) failed: \(error)\n")
             throw ExitStatus.internalError

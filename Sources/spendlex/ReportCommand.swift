@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import SpendlexEngine
+import SpendlexRules
 import SpendlexStore
 
 extension ReportPeriod: ExpressibleByArgument {}
@@ -13,11 +15,14 @@ struct Report: ParsableCommand {
             From the ledger's primaries (a duplicate never counts twice), per period and per currency \
             (never converted or added together): income, expenses, net, count; spending by category and \
             subcategory (Uncategorized until categorization assigns one); top merchants; a per-day series; \
-            per-account totals. --format html writes one self-contained page with SVG charts.
+            per-account totals; recurring payments; with a budgets file (--budgets, or budgets.yaml beside \
+            the ledger), where each budget stands on the range's last day (as spendlex budget --today shows it). \
+            --format html writes one self-contained page with SVG charts.
             """
     )
 
     @OptionGroup var range: LedgerRangeOptions
+    @OptionGroup var budgetsFile: BudgetsOption
 
     @Option(name: .long, help: "Split by week, month, quarter or year.")
     var period: ReportPeriod = .month
@@ -40,10 +45,22 @@ struct Report: ParsableCommand {
         if top < 0 { throw ValidationError("--top must be at least 0") }
     }
 
+    /// The declared categories, to check the budgets' against: the bundled rules' (none when no
+    /// rules are found: the budgets are then not checked).
+    static func categories() throws -> CategoryList {
+        guard let paths = try? BundledRules.paths(given: []) else { return CategoryList.of(RuleSet()) }
+        return CategoryList.of(RuleLoader.load(paths: paths).0)
+    }
+
     func run() throws {
         let transactions = try range.transactions()
-        let report = LedgerReport(transactions: transactions, period: period, from: range.fromDate, to: range.toDate,
+        var report = LedgerReport(transactions: transactions, period: period, from: range.fromDate, to: range.toDate,
                                   topMerchants: top)
+        // Budgets count over the whole ledger (a rollover reaches back before the range).
+        if let budgets = try budgetsFile.load(ledger: range.store, categories: Self.categories) {
+            report.budgets = BudgetStatus(budgets: budgets, transactions: try range.transactions(all: true),
+                                          day: range.toDate ?? Recommend.today())
+        }
         let out = try OutputStream(path: output)
         out.write(format.render(report, locale: locale))
         try out.finish(name: output ?? "the output")

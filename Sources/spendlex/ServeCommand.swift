@@ -35,6 +35,10 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The wallet file the card advisor starts from.", valueName: "file"))
     var wallet: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "The budgets file GET /budgets reads (default: $SPENDLEX_BUDGETS, else budgets.yaml beside the ledger).", valueName: "file"))
+    var budgets: String?
+
     @Option(name: .customLong("max-body"), help: ArgumentHelp("The largest request body accepted.", valueName: "bytes"))
     var maxBody = 1 << 20
 
@@ -92,6 +96,7 @@ struct Serve: AsyncParsableCommand {
                 host: host, port: port, storePath: store, rulePaths: rulePaths, walletPath: wallet, maxBodyBytes: maxBody,
                 version: Spendlex.configuration.version)
             configuration.webhookURLs = webhook
+            configuration.budgetsPath = budgets ?? ProcessInfo.processInfo.environment["SPENDLEX_BUDGETS"].flatMap { $0.isEmpty ? nil : $0 }
             configuration.idleTimeout = .milliseconds(Int64((idleTimeout * 1000).rounded()))
             configuration.bodyTimeout = .milliseconds(Int64((bodyTimeout * 1000).rounded()))
             configuration.maxConnections = maxConnections

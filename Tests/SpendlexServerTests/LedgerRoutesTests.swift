@@ -1,6 +1,8 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import SpendlexEngine
+import SpendlexRules
 import SpendlexServer
 import SpendlexStore
 import Testing
@@ -224,6 +226,29 @@ struct LedgerRoutesTests {
             #expect(payments.first?["cadence"] as? String == "monthly")
             #expect(payments.first?["next"] as? String == "2026-05-05")
             #expect(try await client.call(.get, "/recurring?from=2026-05-01&to=2026-04-01", key: key).errorCode == "invalid_field")
+        }
+    }
+
+    @Test("GET /budgets is `spendlex budget --format json`, from the budgets file read at each request")
+    func budgets() async throws {
+        let test = try TestService()
+        let key = test.key
+        let ledger = test.service.ledger
+        let file = URL(fileURLWithPath: test.service.configuration.storePath).deletingLastPathComponent().appendingPathComponent("budgets.yaml")
+        try await test.live { client in
+            #expect(try await client.call(.get, "/budgets", key: key).errorCode == "no_budgets")
+            _ = try await client.call(.post, "/messages", key: key, json: Self.dinner)
+            try #"budgets: [{category: "Food & Dining", limit: 20000, currency: INR}]"#.write(to: file, atomically: true, encoding: .utf8)
+            let reply = try await client.call(.get, "/budgets?today=2026-05-20", key: key)
+            #expect(reply.status == .ok, "\(reply.text)")
+            let (budgets, _) = BudgetFileReader.read(text: try String(contentsOf: file, encoding: .utf8), path: file.path,
+                                                     categories: .standard)
+            let expected = BudgetStatus(budgets: try #require(budgets), transactions: try ledger.transactions(),
+                                        day: LocalDate(iso: "2026-05-20")!)
+            let cli = try JSONSerialization.jsonObject(with: Data(expected.json().utf8))
+            #expect((try JSONSerialization.jsonObject(with: Data(reply.text.utf8)) as? NSDictionary) == (cli as? NSDictionary))
+            try #"budgets: [{category: Nope, limit: 1, currency: INR}]"#.write(to: file, atomically: true, encoding: .utf8)
+            #expect(try await client.call(.get, "/budgets", key: key).errorCode == "invalid_budgets")
         }
     }
 

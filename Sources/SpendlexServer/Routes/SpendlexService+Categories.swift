@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import SpendlexEngine
+import SpendlexRules
 import SpendlexStore
 
 /// A user's mapping as JSON.
@@ -123,6 +124,26 @@ extension SpendlexService {
                 throw APIError.storeFailed(error)
             }
             return try JSONResponse.make(RecurringPayments.Body(RecurringPayments(transactions: transactions)))
+        }
+        // `GET /budgets?today=`: where each budget stands (`spendlex budget --format json`), from the
+        // budgets file read now; none is a 404 `no_budgets`, one with errors a 422 `invalid_budgets`.
+        let budgetsPath = configuration.budgetsPath
+            ?? URL(fileURLWithPath: configuration.storePath).deletingLastPathComponent().appendingPathComponent("budgets.yaml").path
+        table.get("/budgets") { request, _ in
+            let day = try QueryReader(request).date("today") ?? today()
+            guard FileManager.default.fileExists(atPath: budgetsPath) else {
+                throw APIError(.notFound, "no_budgets", "no budgets file at \(budgetsPath)")
+            }
+            let categories = CategoryList.of(rules.current.engine.rules.rules)
+            let (budgets, diagnostics, source) = BudgetFileReader.load(path: budgetsPath, categories: categories)
+            guard let budgets, !diagnostics.containsErrors else {
+                let sources = source.map { [budgetsPath: $0] } ?? [:]
+                throw APIError(.unprocessableContent, "invalid_budgets",
+                               DiagnosticFormatter(sources: sources).format(diagnostics.sortedByLocation()))
+            }
+            let transactions: [StoredTransaction]
+            do { transactions = try ledger.transactions() } catch { throw APIError.storeFailed(error) }
+            return try JSONResponse.make(BudgetStatus.Body(BudgetStatus(budgets: budgets, transactions: transactions, day: day)))
         }
     }
 }

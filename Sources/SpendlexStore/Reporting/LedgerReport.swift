@@ -25,6 +25,9 @@ public struct LedgerReport: Sendable, Equatable {
     public var leftOut: Int
     /// The payments that repeat among the range's transactions (`RecurringPayments`).
     public var recurring: [RecurringPayments.Payment] = []
+    /// Where the person's budgets stand on the range's last day, when they have budgets
+    /// (`BudgetStatus`, over the whole ledger, set by the caller).
+    public var budgets: BudgetStatus?
 
     /// A span of days: one period, or the whole range.
     public struct Section: Sendable, Equatable {

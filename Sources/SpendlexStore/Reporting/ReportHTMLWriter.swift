@@ -32,6 +32,7 @@ struct ReportHTMLWriter: Sendable {
             out += self.currency(currency, periods: report.periods)
         }
         if !report.periods.isEmpty { out += periods(report.periods) }
+        if let budgets = report.budgets, !budgets.entries.isEmpty { out += self.budgets(budgets) }
         if !report.recurring.isEmpty { out += recurring(report.recurring) }
         return out + "</body>\n</html>\n"
     }
@@ -50,6 +51,20 @@ struct ReportHTMLWriter: Sendable {
         td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}td.sub{padding-left:26px;color:#616e7c}\
         .in{color:#0a7d4f}.out{color:#b83232}.trend{margin-top:12px;overflow-x:auto}
         """
+
+    /// The budgets on the report's last day: spent, left, used against the period gone.
+    func budgets(_ status: BudgetStatus) -> String {
+        var out = "<section>\n<h2>Budgets on \(status.day)</h2>\n<table><tr><th>Budget</th><th>Period</th><th class=\"n\">Limit</th>"
+            + "<th class=\"n\">Spent</th><th class=\"n\">Left</th><th class=\"n\">Used</th><th class=\"n\">Gone</th><th>State</th></tr>\n"
+        for e in status.entries {
+            let money = { Self.escape(MoneyText.display($0, currency: e.currency, locale: locale)) }
+            out += "<tr><td>\(Self.escape(e.name))</td><td>\(e.label)</td><td class=\"n\">\(money(e.limit + e.carried))</td>"
+                + "<td class=\"n\">\(money(e.spent))</td><td class=\"n \(e.left < 0 ? "out" : "in")\">\(money(e.left))</td>"
+                + "<td class=\"n\">\(BudgetStatus.percent(e.used))</td><td class=\"n\">\(BudgetStatus.percent(e.elapsed))</td>"
+                + "<td>\(e.state)</td></tr>\n"
+        }
+        return out + "</table>\n</section>\n"
+    }
 
     /// The recurring payments: merchant, cadence, amount, last and next date, price changes, misses.
     func recurring(_ payments: [RecurringPayments.Payment]) -> String {

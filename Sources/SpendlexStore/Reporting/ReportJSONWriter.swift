@@ -19,8 +19,10 @@ struct ReportJSONWriter: Sendable {
         let periods: [Section]
         let total: Section
         let recurring: [RecurringPayments.Body.Payment]
+        let budgets: BudgetStatus.Body?
 
         init(_ r: LedgerReport) {
+            budgets = r.budgets.map(BudgetStatus.Body.init)
             recurring = r.recurring.map(RecurringPayments.Body.Payment.init)
             period = r.period.rawValue
             from = r.from?.description

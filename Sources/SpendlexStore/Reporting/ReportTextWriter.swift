@@ -14,6 +14,9 @@ struct ReportTextWriter: Sendable {
         if report.periods.count > 1 {
             out += "\n" + section(report.total, title: "All periods (\(Self.range(report.total)))")
         }
+        if let budgets = report.budgets, !budgets.entries.isEmpty {
+            out += "\n== " + budgets.text()
+        }
         if !report.recurring.isEmpty {
             out += "\n== Recurring payments\n"
             for p in report.recurring {
