@@ -74,7 +74,7 @@ struct Categorize: ParsableCommand {
             print(evaluation.text(), terminator: "")
             return
         }
-        let engine = try rules.engine()
+        let engine = try rules.engine(ledger: store)
         let declared = engine.rules.rules.categories
         if set.count == 2, let id = Int64(set[0]) {
             let parts = set[1].split(separator: "/", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }

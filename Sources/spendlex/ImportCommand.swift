@@ -69,7 +69,7 @@ struct Import: ParsableCommand {
     }
 
     func run() throws {
-        let engine = try rules.engine()
+        let engine = try rules.engine(ledger: store)
         let options = StatementOptions(bank: bank, country: country?.uppercased(), accountType: card ? "card" : "account",
                                        profiles: engine.rules.rules.statementProfiles, profile: profile)
         // Records are printed and stored a batch at a time as the statements are read: nothing

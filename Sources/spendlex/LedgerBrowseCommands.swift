@@ -376,6 +376,10 @@ struct Edit: ParsableCommand {
     @Flag(name: .long, help: "Remove the note.")
     var clearNote = false
 
+    @Flag(name: .long, help: ArgumentHelp(
+        "With --category: remember it for the merchant, as a row of your own categories file (categories.yaml beside the ledger), checked to change no other example's category."))
+    var remember = false
+
     @Flag(name: .long, help: "It duplicates nothing: undo its link to a primary, and keep it unlinked.")
     var notDuplicate = false
 
@@ -385,6 +389,7 @@ struct Edit: ParsableCommand {
         if category == nil && merchant == nil && note == nil && !clearNote && !notDuplicate {
             throw ValidationError("nothing to change: give --category, --merchant, --note, --clear-note or --not-duplicate")
         }
+        if remember && category == nil { throw ValidationError("--remember remembers a --category for the merchant: give one") }
     }
 
     func run() throws {
@@ -416,6 +421,15 @@ struct Edit: ParsableCommand {
         }
         if let edited {
             print(Show.text(transaction: edited, message: nil, duplicates: [], citesMessage: false), terminator: "")
+        }
+        if remember, let category = edit.category {
+            guard let merchant = edited?.merchant, !merchant.isEmpty else {
+                Stderr.write("error: transaction \(id) names no merchant to remember\n")
+                throw ExitStatus.badInput
+            }
+            let row = RememberedCategories.Row(merchant: merchant, category: category.name, subcategory: category.subcategory)
+            let file = try RememberedCategories.remember(row, ledger: try store.path(), bundled: try BundledRules.paths(given: rules.rules))
+            print("remembered: \(merchant) is \([category.name, category.subcategory].compactMap { $0 }.joined(separator: " / ")), in \(file)")
         }
     }
 }

@@ -128,7 +128,7 @@ struct Parse: ParsableCommand {
     func run() throws {
         // SPENDLEX_PATTERN_PROFILE=1: where matching time went, pattern by pattern (a developer's tool).
         defer { if PatternProfile.isOn { FileHandle.standardError.write(Data(PatternProfile.report().utf8)) } }
-        let engine = try rules.engine()
+        let engine = try rules.engine(ledger: store)
         // With a ledger, transactions go to it; they are also printed only when asked (-o or --format).
         let printTransactions = store == nil || output != nil || format != .jsonl
         let out = printTransactions ? try OutputStream(path: output) : OutputStream.discarding()

@@ -90,7 +90,7 @@ struct Serve: AsyncParsableCommand {
 
     func run() async throws {
         let service: SpendlexService
-        let rulePaths = try BundledRules.paths(given: rules)
+        let rulePaths = RememberedCategories.paths(try BundledRules.paths(given: rules), ledger: store)
         do {
             var configuration = ServiceConfiguration(
                 host: host, port: port, storePath: store, rulePaths: rulePaths, walletPath: wallet, maxBodyBytes: maxBody,

@@ -52,8 +52,11 @@ struct RuleOptions: ParsableArguments {
     }
 
     /// Loads and compiles the rules, printing diagnostics on stderr; exits 1 on any error.
-    func engine() throws -> RuleEngine {
-        let engine = try compileOrExit(paths: try BundledRules.paths(given: rules), showWarnings: false)
+    /// `ledger`: the ledger the rules categorize for; the person's remembered rows beside it
+    /// (`RememberedCategories`) come first.
+    func engine(ledger: String? = nil) throws -> RuleEngine {
+        let paths = RememberedCategories.paths(try BundledRules.paths(given: rules), ledger: ledger)
+        let engine = try compileOrExit(paths: paths, showWarnings: false)
         return RuleEngine(rules: engine.rules, policy: ConfidencePolicy(okThreshold: okThreshold), matchLimit: matchLimit)
     }
 }

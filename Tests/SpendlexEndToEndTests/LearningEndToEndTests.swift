@@ -68,4 +68,45 @@ struct LearningEndToEndTests {
         let shown = try spendlex(["show", "\(id)", "--store", store])
         #expect(shown.stdout.contains("(learned, "))
     }
+
+    @Test("edit --remember writes a row of the person's own categories file that later runs use; one that would change a bundled example is refused")
+    func remember() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("spendlex-remember-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = folder.appendingPathComponent("ledger.sqlite").path
+        let first = folder.appendingPathComponent("first.jsonl")
+        try ([Self.alert("a1", "ZEPHYR TRADING", "2200.00", day: 2), Self.alert("a2", "SWIGGY", "450.00", day: 3)]
+            .joined(separator: "\n") + "\n").write(to: first, atomically: true, encoding: .utf8)
+        #expect(try spendlex(["parse", first.path, "--store", store, "--quiet", "--no-learning"]).status == 0)
+        let rows = try spendlex(["transactions", "--store", store, "--format", "jsonl"]).stdout.split(separator: "\n").compactMap { line in
+            try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        }
+        let zephyr = try #require(rows.first { $0["merchant"] as? String == "ZEPHYR TRADING" }?["ledger_id"] as? Int)
+        let swiggy = try #require(rows.first { $0["merchant"] as? String == "SWIGGY" }?["ledger_id"] as? Int)
+
+        let remembered = try spendlex(["edit", "\(zephyr)", "--store", store, "--category", "Education", "--remember"])
+        #expect(remembered.status == 0, "\(remembered.stderr)")
+        let file = folder.appendingPathComponent("categories.yaml")
+        let written = try String(contentsOf: file, encoding: .utf8)
+        #expect(written.contains("      - id: person.zephyr-trading\n        merchant: {keywords: [\"ZEPHYR TRADING\"]}\n        category: \"Education\"\n"))
+        // Its example is a test, with the bundled rules.
+        let tested = try spendlex(["test", file.path, "rules", "grammars"])
+        #expect(tested.status == 0, "\(tested.stdout)\(tested.stderr)")
+
+        // A later run categorizes the merchant by the person's row.
+        let later = folder.appendingPathComponent("later.jsonl")
+        try (Self.alert("b1", "ZEPHYR TRADING", "2300.00", day: 20) + "\n").write(to: later, atomically: true, encoding: .utf8)
+        #expect(try spendlex(["parse", later.path, "--store", store, "--quiet", "--no-learning"]).status == 0)
+        let next = try spendlex(["transactions", "--store", store, "--format", "jsonl", "--merchant", "zephyr"]).stdout
+        #expect(next.split(separator: "\n").count == 2)
+        #expect(next.split(separator: "\n").allSatisfy { $0.contains("\"category\":\"Education\"") }, "\(next)")
+
+        // SWIGGY as Shopping would change the bundled tables' own examples: refused, the file untouched.
+        let refused = try spendlex(["edit", "\(swiggy)", "--store", store, "--category", "Shopping/Online", "--remember"])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("would change how other examples are categorized; nothing was written"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("Food & Dining > Food Delivery → Shopping > Online"))
+        #expect(try String(contentsOf: file, encoding: .utf8) == written)
+    }
 }
