@@ -68,11 +68,21 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
+        // The optional language model that categorizes merchants nothing else decides.
+        .target(
+            name: "SpendlexLanguageModel",
+            dependencies: [
+                "SpendlexRules",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
         // The command-line tool: parses arguments, calls the libraries, prints.
         .executableTarget(
             name: "spendlex",
             dependencies: [
-                "SpendlexEngine", "SpendlexRules", "SpendlexMail", "SpendlexStore", "SpendlexServer", "PCRE2", "CMalloc",
+                "SpendlexEngine", "SpendlexRules", "SpendlexMail", "SpendlexStore", "SpendlexServer", "SpendlexLanguageModel",
+                "PCRE2", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -1,9 +1,11 @@
 import ArgumentParser
 import Foundation
 import SpendlexEngine
+import SpendlexLanguageModel
+import SpendlexRules
 import SpendlexStore
 
-struct Categorize: ParsableCommand {
+struct Categorize: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "categorize",
         abstract: "Categorize the ledger's transactions: the decision tables first, then a model learned from the ledger.",
@@ -15,7 +17,12 @@ struct Categorize: ParsableCommand {
             table's) categorizes from the merchant's words and letters, the bank, channel, kind, amount and \
             weekday, when it is at least --threshold sure; below that the transaction stays uncategorized, is \
             marked for review and keeps the model's guess (spendlex explain --transaction ID shows why). \
-            --evaluate scores the model by k-fold cross-validation on the ledger, each merchant in one fold.
+            --evaluate scores the model by k-fold cross-validation on the ledger, each merchant in one fold. \
+            When the person's settings (spendlex.yaml beside the ledger) name a language model (language_model: \
+            url, model, api_key_env: an OpenAI-compatible chat completions endpoint), the merchants still \
+            uncategorized are asked in batches with the closed category list; each answer is checked against \
+            the list and written as a row of the person's categories.yaml (id model.*, with the model and the day), \
+            never over a person's own. Nothing leaves the machine unless that setting is there.
             """
     )
 
@@ -50,6 +57,9 @@ struct Categorize: ParsableCommand {
     @Option(name: .long, help: "With --evaluate: the number of folds.")
     var folds = 5
 
+    @Flag(name: .long, help: "Do not ask the language model the settings name.")
+    var noModel = false
+
     func validate() throws {
         if store.isEmpty { throw ValidationError("no ledger given: pass --store FILE or set SPENDLEX_STORE") }
         if !(0...1).contains(threshold) { throw ValidationError("--threshold is a probability, from 0 to 1") }
@@ -59,7 +69,7 @@ struct Categorize: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run() async throws {
         guard FileManager.default.fileExists(atPath: store) else {
             Stderr.write("error: no ledger at \(store)\n")
             throw ExitStatus.badInput
@@ -113,8 +123,40 @@ struct Categorize: ParsableCommand {
             print("learned model (\(learned.examples) examples): \(learned.categorized) categorized, "
                   + "\(learned.forReview) left for review")
         }
+        if !noModel, let settings = try PersonSettings.load(ledger: store)?.languageModel {
+            try await askLanguageModel(settings, ledger: ledger, categories: CategoryList.of(engine.rules.rules))
+        }
         if statistics {
             for (row, hits) in try ledger.mappingStatistics() { print("\(hits)\t\(row)") }
         }
+    }
+
+    /// Asks the language model about the merchants still uncategorized; remembers each valid
+    /// answer as a row of the person's categories file (checked like `edit --remember`) and
+    /// categorizes the merchant's transactions by it.
+    private func askLanguageModel(_ settings: PersonConfig.LanguageModel, ledger: Ledger, categories: CategoryList) async throws {
+        let merchants = try ledger.uncategorizedMerchants()
+        guard !merchants.isEmpty else { return }
+        let answers: ChatCategorizer.Answers
+        do { answers = try await ChatCategorizer(settings: settings, categories: categories).categorize(merchants) } catch {
+            Stderr.write("error: \(error)\n")
+            throw ExitStatus.internalError
+        }
+        let asked = "asked \(settings.model) on \(Recommend.today())"
+        var remembered = 0, changed = 0
+        let bundled = try BundledRules.paths(given: rules.rules)
+        for merchant in merchants {
+            guard let answer = answers.categories[merchant] else { continue }
+            let row = RememberedCategories.Row(merchant: merchant, category: answer.category, subcategory: answer.subcategory,
+                                               askedModel: asked)
+            do { _ = try RememberedCategories.remember(row, ledger: store, bundled: bundled) } catch let code as ExitCode
+                where code == ExitStatus.findings {
+                continue  // it would change a bundled example: said on stderr, not remembered
+            }
+            remembered += 1
+            changed += try ledger.categorize(merchant: merchant, category: answer.category, subcategory: answer.subcategory)
+        }
+        for refused in answers.refused { Stderr.write("note: the language model's answer is not a declared category: \(refused)\n") }
+        print("language model \(settings.model) (\(merchants.count) merchants asked): \(remembered) remembered, \(changed) transactions categorized")
     }
 }

@@ -13,12 +13,14 @@ enum RememberedCategories {
         var merchant: String
         var category: String
         var subcategory: String?
+        /// Who said so: nil, a person; else the language model's name ("asked llama3 on 2026-11-26").
+        var askedModel: String? = nil
 
-        /// `person.green-leaf-medicals`.
+        /// `person.green-leaf-medicals`, or `model.green-leaf-medicals` for a model's answer.
         var id: String {
             let slug = merchant.lowercased().unicodeScalars.map { CharacterSet.alphanumerics.contains($0) ? String($0) : "-" }
                 .joined().split(separator: "-").joined(separator: "-")
-            return "person." + (slug.isEmpty ? "merchant" : slug)
+            return (askedModel == nil ? "person." : "model.") + (slug.isEmpty ? "merchant" : slug)
         }
     }
 
@@ -43,7 +45,8 @@ enum RememberedCategories {
         }
         return ruleSet.categoryTables.flatMap(\.rows).compactMap { row in
             guard let keyword = row.conditions.merchant?.keywords.first?.value, let category = row.category?.value else { return nil }
-            return Row(merchant: keyword, category: category, subcategory: row.subcategory?.value)
+            return Row(merchant: keyword, category: category, subcategory: row.subcategory?.value,
+                       askedModel: row.id.value.hasPrefix("model.") ? (row.description ?? "asked a language model") : nil)
         }
     }
 
@@ -65,6 +68,7 @@ enum RememberedCategories {
             """
         for row in rows {
             out += "      - id: \(row.id)\n"
+            if let asked = row.askedModel { out += "        description: \(quoted(asked))\n" }
             out += "        merchant: {keywords: [\(quoted(row.merchant))]}\n"
             out += "        category: \(quoted(row.category))\n"
             if let subcategory = row.subcategory { out += "        subcategory: \(quoted(subcategory))\n" }
@@ -79,6 +83,10 @@ enum RememberedCategories {
     static func remember(_ row: Row, ledger: String, bundled: [String]) throws -> String {
         let file = path(ledger: ledger)
         var rows = try rows(at: file)
+        // A model's answer never replaces a person's row.
+        if row.askedModel != nil, rows.contains(where: { $0.askedModel == nil && $0.merchant.caseInsensitiveCompare(row.merchant) == .orderedSame }) {
+            return file
+        }
         rows.removeAll { $0.merchant.caseInsensitiveCompare(row.merchant) == .orderedSame || $0.id == row.id }
         rows.append(row)
         // The rule set as it is, and with the new file, side by side.

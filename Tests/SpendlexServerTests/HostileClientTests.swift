@@ -28,10 +28,11 @@ final class RawConnection {
                 connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard connected == 0 else {
-            close(descriptor)
-            throw POSIXError(.init(rawValue: errno) ?? .EIO)
-        }
+        // Not closed here: an initializer that throws after every property is set still runs
+        // deinit, which closes it. Closing it twice closed whatever file the process had opened
+        // under that number in between (once, the service's SIGHUP pipe, and a reload test waited
+        // in vain).
+        guard connected == 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
     }
 
     deinit { close(descriptor) }

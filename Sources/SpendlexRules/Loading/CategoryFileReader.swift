@@ -108,7 +108,7 @@ enum CategoryFileReader {
                 }
             case "examples":
                 row.examples = reader.list(value, key: "examples").compactMap { example($0, with: &reader) }
-            case "description": _ = reader.string(value, key: "description")
+            case "description": row.description = reader.string(value, key: "description")?.value
             default: break
             }
         }

@@ -63,6 +63,8 @@ public struct CategoryRow: Sendable {
     public var priority: Located<Int>?
     /// Inputs this row must decide; each one is a test.
     public var examples: [CategoryExample]
+    /// What the row says of itself (`description:`), if anything.
+    public var description: String?
     /// Where the row's mapping starts.
     public var location: SourceLocation
 

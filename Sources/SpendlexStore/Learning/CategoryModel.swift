@@ -140,11 +140,15 @@ public struct CategoryModel: Sendable {
         // Naive Bayes counts correlated features as independent and is surer than it is right:
         // the scores are softened (divided by `temperature`) before they become probabilities.
         let sum = scores.reduce(0) { $0 + exp(($1 - top) / Self.temperature) }
-        // A merchant the ledger never showed it (none of its words or letter groups known) leaves
-        // only the bank, channel, amount and day, which say little about what was bought: the
+        // A merchant the ledger never showed it (none of its words known, and not half of its
+        // letter groups) leaves only the bank, channel, amount and day, which say little about what
+        // was bought; a model that knows one label has nothing to choose between. Either way the
         // guess is kept, never above even odds, so it is never the category on its own.
-        let knowsMerchant = known.contains { $0.hasPrefix("w:") || $0.hasPrefix("l:") || $0.hasPrefix("g:") }
-        let probability = knowsMerchant ? 1 / sum : min(1 / sum, 0.5)
+        let letters = features.filter { $0.hasPrefix("g:") }
+        let knownLetters = known.filter { $0.hasPrefix("g:") }
+        let knowsMerchant = known.contains { $0.hasPrefix("w:") || $0.hasPrefix("l:") }
+            || (!letters.isEmpty && knownLetters.count * 2 >= letters.count)
+        let probability = knowsMerchant && labels.count > 1 ? 1 / sum : min(1 / sum, 0.5)
         let runnerUp = order.count > 1 ? order[1] : nil
         var evidence: [(String, Double)] = []
         if let runnerUp {

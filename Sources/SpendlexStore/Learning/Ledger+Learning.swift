@@ -162,3 +162,31 @@ extension Ledger {
         return model.predict(t.modelFeatures)
     }
 }
+
+extension Ledger {
+    /// The merchants of the ledger's uncategorized primaries (not set by a person), each once, in
+    /// order: what is left for a language model to ask about.
+    public func uncategorizedMerchants() throws -> [String] {
+        try pool.read { db in
+            try String.fetchAll(db, sql: """
+                SELECT DISTINCT merchant FROM transactions
+                WHERE duplicate_of IS NULL AND merchant IS NOT NULL AND merchant != '' AND category_source IS NOT 'user'
+                  AND (category IS NULL OR category = ?)
+                ORDER BY merchant
+                """, arguments: [StoredTransaction.uncategorized])
+        }
+    }
+
+    /// Gives `merchant`'s uncategorized transactions (not a person's) the category a decision row
+    /// now decides for it (a person's remembered row, a language model's answer); how many changed.
+    public func categorize(merchant: String, category: String, subcategory: String?) throws -> Int {
+        try pool.write { db in
+            try db.execute(sql: """
+                UPDATE transactions SET category = ?, subcategory = ?, category_source = 'rules', category_probability = NULL,
+                    updated_at = ?
+                WHERE merchant = ? AND category_source IS NOT 'user' AND (category IS NULL OR category = ?)
+                """, arguments: [category, subcategory, Self.now(), merchant, StoredTransaction.uncategorized])
+            return db.changesCount
+        }
+    }
+}

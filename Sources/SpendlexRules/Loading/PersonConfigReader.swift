@@ -1,0 +1,62 @@
+import Foundation
+import Yams
+
+/// Reads a person's `spendlex.yaml`, every problem a located diagnostic.
+public enum PersonConfigReader {
+    static let fileKeys = ["language_model"]
+    static let modelKeys = ["url", "model", "api_key_env", "batch_size", "timeout"]
+
+    /// The settings at `path`; the source text for printing diagnostics.
+    public static func load(path: String) -> (PersonConfig?, [Diagnostic], SourceText?) {
+        let text: String
+        do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
+            return (nil, [.unreadable(path, reason: "\(error.localizedDescription)")], nil)
+        }
+        let (config, diagnostics) = read(text: text, path: path)
+        return (config, diagnostics, SourceText(path: path, text: text))
+    }
+
+    /// The settings in `text` (see `load(path:)`).
+    public static func read(text: String, path: String) -> (PersonConfig?, [Diagnostic]) {
+        let source = SourceText(path: path, text: text)
+        let root: Node?
+        do { root = try Yams.compose(yaml: text, .basic) } catch {
+            return (nil, [.yamlSyntax("\(error)", at: source.location(line: 1, column: 1))])
+        }
+        guard let root else { return (PersonConfig(), []) }
+        var reader = NodeReader(source: source)
+        guard let entries = reader.entries(of: root, context: "a settings file", allowed: fileKeys) else { return (nil, reader.diagnostics) }
+        var config = PersonConfig()
+        if let node = entries.first(where: { $0.key.value == "language_model" })?.value {
+            config.languageModel = languageModel(node, with: &reader)
+        }
+        return (config, reader.diagnostics)
+    }
+
+    static func languageModel(_ node: Node, with reader: inout NodeReader) -> PersonConfig.LanguageModel? {
+        guard let entries = reader.entries(of: node, context: "language_model", allowed: modelKeys) else { return nil }
+        func value(_ key: String) -> Node? { entries.first { $0.key.value == key }?.value }
+        for key in ["url", "model"] where value(key) == nil {
+            reader.report(.missingKey(key, in: "language_model", at: reader.location(of: node)))
+        }
+        guard let urlNode = value("url"), let url = reader.string(urlNode, key: "url"),
+              let modelNode = value("model"), let model = reader.string(modelNode, key: "model") else { return nil }
+        guard let parsed = URL(string: url.value), ["http", "https"].contains(parsed.scheme ?? ""), parsed.host != nil else {
+            reader.report(.invalidValue(url.value, for: "url", allowed: "an http or https URL of a chat completions endpoint",
+                                        at: url.location))
+            return nil
+        }
+        func positive(_ key: String, default fallback: Int) -> Int? {
+            guard let node = value(key) else { return fallback }
+            guard let text = reader.string(node, key: key), let number = Int(text.value), number > 0 else {
+                reader.report(.invalidValue(node.scalar?.string ?? "", for: key, allowed: "a whole number above 0",
+                                            at: reader.location(of: node)))
+                return nil
+            }
+            return number
+        }
+        guard let batch = positive("batch_size", default: 25), let timeout = positive("timeout", default: 60) else { return nil }
+        let key = value("api_key_env").flatMap { reader.string($0, key: "api_key_env")?.value }
+        return PersonConfig.LanguageModel(url: url.value, model: model.value, apiKeyVariable: key, batchSize: batch, timeout: timeout)
+    }
+}
