@@ -9,17 +9,6 @@ import SpendlexRules
 /// categorized by a person, the other half never seen; amounts and days shaped by category.
 @Suite("Learned categories")
 struct CategoryModelTests {
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Per true category: the words its shops' names end with, and its amounts (whole rupees).
     static let kinds: [(label: CategoryModel.Label, words: [String], amounts: ClosedRange<Int>)] = [
         (.init(category: "Food & Dining", subcategory: "Groceries"), ["SUPERMARKET", "GROCERY", "MART", "PROVISION STORE", "FRESH"], 300...4000),

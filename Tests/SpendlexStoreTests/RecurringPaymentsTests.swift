@@ -10,18 +10,6 @@ import SpendlexRules
 /// a purchase that repeats its amount now and then), which must not come out as recurring.
 @Suite("Recurring payments")
 struct RecurringPaymentsTests {
-    /// A deterministic generator, so that the year is the same on every run.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static func day(_ text: String) -> LocalDate { LocalDate(iso: text)! }
 
     /// The generated year: 2025-12-01 to 2026-11-30, and a yearly renewal on 2025-11-20.
