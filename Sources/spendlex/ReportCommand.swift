@@ -37,7 +37,7 @@ struct Report: ParsableCommand {
     var output: String?
 
     @Option(name: .long, help: ArgumentHelp(
-        "The locale amounts are written in, in html: symbols, grouping, decimal mark (en_IN, de_DE); default: each currency's own.",
+        "The locale amounts are written in, in text and html: symbols, grouping, decimal mark (en_IN, de_DE); default: each currency's own.",
         valueName: "identifier"))
     var locale: String?
 

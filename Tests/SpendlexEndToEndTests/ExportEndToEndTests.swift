@@ -109,7 +109,7 @@ struct ExportEndToEndTests {
         let text = try spendlex(["report", "--store", ledger, "--period", "quarter"])
         #expect(text.status == 0, "\(text.stderr)")
         #expect(text.stdout.contains("== 2026-Q2 (2026-04-01 to 2026-06-30)"))
-        #expect(text.stdout.contains("INR  income 0.00  expenses 10427.45  net -10427.45  transactions 4  transfers 12345.00"),
+        #expect(text.stdout.contains("INR  income ₹0.00  expenses ₹10,427.45  net -₹10,427.45  transactions 4  transfers ₹12,345.00"),
                 "\(text.stdout)")
         let json = try spendlex(["report", "--store", ledger, "--format", "json"])
         #expect(json.status == 0)

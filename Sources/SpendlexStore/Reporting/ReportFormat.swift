@@ -10,7 +10,7 @@ public enum ReportFormat: String, Sendable, CaseIterable {
     /// `report` in this format.
     public func render(_ report: LedgerReport, locale: String? = nil) -> String {
         switch self {
-        case .text: ReportTextWriter().render(report)
+        case .text: ReportTextWriter(locale: locale).render(report)
         case .json: ReportJSONWriter().render(report)
         case .html: ReportHTMLWriter(locale: locale).render(report)
         }

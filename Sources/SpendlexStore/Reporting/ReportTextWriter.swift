@@ -1,7 +1,12 @@
 import Foundation
 
 /// The report as aligned plain text: each period, then the whole range when there are several.
+/// Amounts as people write them, with the currency's symbol and the locale's grouping
+/// ("₹10,427.45", "€1.234,50" in de_DE), as the HTML report writes them.
 struct ReportTextWriter: Sendable {
+    /// The locale amounts are written in; nil: each currency's own (`MoneyText.locale(for:)`).
+    var locale: String? = nil
+
     func render(_ report: LedgerReport) -> String {
         var out = "Spendlex report, by \(report.period.rawValue): \(Self.range(report.total))\n"
         if report.leftOut > 0 {
@@ -21,7 +26,7 @@ struct ReportTextWriter: Sendable {
             out += "\n== Recurring payments\n"
             for p in report.recurring {
                 let state = p.active ? "next \(p.next)" : "stopped after \(p.last)"
-                out += Self.row("  \(p.merchant) (\(p.cadence.rawValue))", [MoneyText.format(p.amount, currency: p.currency), p.currency], count: false)
+                out += Self.row("  \(p.merchant) (\(p.cadence.rawValue))", [MoneyText.display(p.amount, currency: p.currency, locale: locale), p.currency], count: false)
                     .dropLast() + "  \(state)" + (p.priceChanges.isEmpty ? "" : ", price changed \(p.priceChanges.count)x")
                     + (p.missed.isEmpty ? "" : ", missed \(p.missed.count)") + "\n"
             }
@@ -41,7 +46,7 @@ struct ReportTextWriter: Sendable {
     func section(_ section: LedgerReport.Section, title: String) -> String {
         var out = "== \(title)\n"
         for c in section.currencies {
-            let money = { MoneyText.format($0, currency: c.currency) }
+            let money = { MoneyText.display($0, currency: c.currency, locale: locale) }
             out += "\n\(c.currency)  income \(money(c.income))  expenses \(money(c.expenses))  net \(money(c.net))"
                 + "  transactions \(c.count)"
             if c.transfers != 0 { out += "  transfers \(money(c.transfers))" }
