@@ -32,7 +32,13 @@ enum RememberedCategories {
     /// The rule paths with the person's file first, when `ledger` has one beside it.
     static func paths(_ bundled: [String], ledger: String?) -> [String] {
         guard let ledger, FileManager.default.fileExists(atPath: path(ledger: ledger)) else { return bundled }
-        return [path(ledger: ledger)] + bundled
+        // A ledger kept among the rules themselves (in rules/) has the bundled categories file beside it.
+        let own = URL(fileURLWithPath: path(ledger: ledger)).standardizedFileURL.path
+        let isBundled = bundled.contains { rulePath in
+            let folder = URL(fileURLWithPath: rulePath).standardizedFileURL.path
+            return own == folder || own.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
+        }
+        return isBundled ? bundled : [path(ledger: ledger)] + bundled
     }
 
     /// The rows of the file at `path` (none when it does not exist).
