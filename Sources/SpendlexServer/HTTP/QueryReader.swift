@@ -33,6 +33,14 @@ struct QueryReader {
         return date
     }
 
+    /// `from` and `to`, each a day or absent; `to` before `from` is an `invalid_field`.
+    func dateRange() throws(APIError) -> (from: LocalDate?, to: LocalDate?) {
+        let from = try date("from")
+        let to = try date("to")
+        if let from, let to, to < from { throw .invalidField("to is before from") }
+        return (from, to)
+    }
+
     func bool(_ name: String) throws(APIError) -> Bool? {
         guard let text = string(name) else { return nil }
         switch text {

@@ -98,9 +98,7 @@ extension SpendlexService {
                 throw APIError.invalidField("period must be one of \(ReportPeriod.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             let top = try reader.int("top", in: 1...100) ?? 10
-            let from = try reader.date("from")
-            let to = try reader.date("to")
-            if let from, let to, to < from { throw APIError.invalidField("to is before from") }
+            let (from, to) = try reader.dateRange()
             let transactions: [StoredTransaction]
             do { transactions = try ledger.transactions(TransactionQuery(from: from, to: to)) } catch {
                 throw APIError.storeFailed(error)
@@ -115,10 +113,7 @@ extension SpendlexService {
         // `GET /recurring`: the payments that repeat (`spendlex recurring --format json`), over the
         // whole ledger or the days `from` and `to` bound.
         table.get("/recurring") { request, _ in
-            let reader = QueryReader(request)
-            let from = try reader.date("from")
-            let to = try reader.date("to")
-            if let from, let to, to < from { throw APIError.invalidField("to is before from") }
+            let (from, to) = try QueryReader(request).dateRange()
             let transactions: [StoredTransaction]
             do { transactions = try ledger.transactions(TransactionQuery(from: from, to: to)) } catch {
                 throw APIError.storeFailed(error)
