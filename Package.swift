@@ -22,6 +22,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/yaslab/CSV.swift.git", from: "2.5.2"),
         .package(url: "https://github.com/weichsel/ZIPFoundation.git", from: "0.9.20"),
     ],
@@ -68,6 +69,18 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
+        // An IMAP client that only reads: TLS or STARTTLS, login, EXAMINE, UID SEARCH, UID FETCH
+        // BODY.PEEK[] (SwiftNIO and swift-nio-ssl; see IMAPSession for why not libcurl).
+        .target(
+            name: "SpendlexIMAP",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
+        // Fetching a mailbox's bank mail over IMAP into the parser and the ledger, resumably.
+        .target(name: "SpendlexSync", dependencies: ["SpendlexIMAP", "SpendlexMail", "SpendlexStore", "SpendlexEngine"]),
         // The optional language model that categorizes merchants nothing else decides.
         .target(
             name: "SpendlexLanguageModel",
@@ -82,7 +95,7 @@ let package = Package(
             name: "spendlex",
             dependencies: [
                 "SpendlexEngine", "SpendlexRules", "SpendlexMail", "SpendlexStore", "SpendlexServer", "SpendlexLanguageModel",
-                "PCRE2", "CMalloc",
+                "SpendlexIMAP", "SpendlexSync", "PCRE2", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -93,6 +106,7 @@ let package = Package(
             name: "SpendlexMailTests", dependencies: ["SpendlexMail"],
             resources: [.copy("MIME/Fixtures"), .copy("Inputs/InputFixtures")]
         ),
+        .testTarget(name: "SpendlexIMAPTests", dependencies: ["SpendlexIMAP"]),
         .testTarget(name: "SpendlexStoreTests", dependencies: ["SpendlexStore", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(
             name: "SpendlexServerTests",

@@ -186,6 +186,13 @@ public final class Ledger: Sendable {
     /// (`updateSearchIndex()`), which indexes them all at once.
     @discardableResult
     public func write(_ records: [MessageRecord], run: Int64?, reprocess: Bool = false, indexing: Bool = true) throws -> RunCounts {
+        try write(records, run: run, reprocess: reprocess, indexing: indexing, also: nil)
+    }
+
+    /// Writes a batch as `write(_:run:)` does, and `also` in the same SQLite transaction (a
+    /// mailbox's fetch checkpoint: the messages and how far the fetch got commit together).
+    func write(_ records: [MessageRecord], run: Int64?, reprocess: Bool, indexing: Bool,
+               also: ((Database) throws -> Void)?) throws -> RunCounts {
         do {
             return try pool.writeWithoutTransaction { db in
                 // The rows written here refer to rows that exist by construction (a message
@@ -201,6 +208,7 @@ public final class Ledger: Sendable {
                         try index.catchUp(db)
                         return try write(records, run: run, reprocess: reprocess, index: &index, db: db)
                     }
+                    try also?(db)
                     if indexing { try SearchIndex.catchUp(db) }
                     return .commit
                 }

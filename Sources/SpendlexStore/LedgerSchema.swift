@@ -242,6 +242,22 @@ enum LedgerSchema {
                 ALTER TABLE transactions ADD COLUMN category_probability REAL;
                 """)
         }
+        // How far `spendlex fetch` got in each IMAP mailbox: the mailbox's UIDVALIDITY, the highest
+        // UID looked at (every message up to it was searched, and the bank mail among it stored),
+        // and a hash of the search (senders, --since) that found it. A changed UIDVALIDITY or
+        // search starts from the first UID again, skipping messages the ledger has by Message-ID.
+        migrator.registerMigration("v13-imap-mailboxes") { db in
+            try db.execute(sql: """
+                CREATE TABLE imap_mailboxes (
+                    mailbox TEXT PRIMARY KEY,
+                    uid_validity INTEGER NOT NULL,
+                    last_uid INTEGER NOT NULL,
+                    search_hash TEXT NOT NULL,
+                    messages INTEGER NOT NULL DEFAULT 0,
+                    fetched_at TEXT NOT NULL
+                )
+                """)
+        }
         return migrator
     }
 }

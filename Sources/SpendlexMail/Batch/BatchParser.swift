@@ -195,6 +195,55 @@ public struct BatchParser: Sendable {
         return (summary, unreadable)
     }
 
+    /// Parses records that came from elsewhere than files (the messages of an IMAP fetch), in
+    /// order, with the run's jobs; no header row is written (call `header` once first). Every
+    /// item is accounted for as from a file: transaction, ignored, unmatched, skipped or error.
+    public func run(items: [InputItem], sink: BatchSink) -> BatchSummary {
+        var summary = BatchSummary()
+        guard !items.isEmpty else { return summary }
+        let router = engine.makeWorker()
+        var work = items.map { item -> WorkItem in
+            var prepared = prepare(item, router: router)
+            if case .email(let email) = item { prepared.bytesRead = email.bytes.count }
+            return prepared
+        }
+        func deliver(_ result: BatchResult) {
+            if !result.rows.isEmpty { sink.rows(result.rows) }
+            result.problems.forEach(sink.problem)
+            if !result.unmatched.isEmpty { sink.unmatched(result.unmatched) }
+            if !result.records.isEmpty { sink.records(result.records) }
+            summary.add(result.summary)
+        }
+        let jobs = min(options.jobs, (work.count + 31) / 32)
+        if jobs <= 1 {
+            deliver(process(work, worker: router))
+            return summary
+        }
+        let parallel = OrderedParallelMap<BatchWork, BatchResult>(
+            jobs: jobs, limit: jobs * 2,
+            makeWork: { [self] in
+                let worker = engine.makeWorker()
+                return { batch in
+                    guard case .items(let items) = batch else { return BatchResult() }
+                    return process(items, worker: worker)
+                }
+            })
+        let step = max(8, work.count / (jobs * 4))
+        while !work.isEmpty {
+            let batch = Array(work.prefix(step))
+            work.removeFirst(batch.count)
+            parallel.submit(.items(batch), deliver: deliver)
+        }
+        parallel.finish(deliver: deliver)
+        return summary
+    }
+
+    /// The output format's header row (CSV's column names; nothing for JSON Lines), for runs
+    /// made of `run(items:sink:)` calls.
+    public func header(sink: BatchSink) {
+        sink.rows(Array(writer.header.utf8))
+    }
+
     /// Parses a single message given on the command line.
     public func run(message: Message, sink: BatchSink) -> BatchSummary {
         sink.rows(Array(writer.header.utf8))
