@@ -60,7 +60,7 @@ let package = Package(
         .target(
             name: "SpendlexServer",
             dependencies: [
-                "SpendlexEngine", "SpendlexRules", "SpendlexMail", "SpendlexStore",
+                "SpendlexEngine", "SpendlexRules", "SpendlexMail", "SpendlexStore", "SpendlexSync",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -80,7 +80,7 @@ let package = Package(
             ]
         ),
         // Fetching a mailbox's bank mail over IMAP into the parser and the ledger, resumably.
-        .target(name: "SpendlexSync", dependencies: ["SpendlexIMAP", "SpendlexMail", "SpendlexStore", "SpendlexEngine"]),
+        .target(name: "SpendlexSync", dependencies: ["SpendlexIMAP", "SpendlexMail", "SpendlexStore", "SpendlexEngine", "SpendlexRules"]),
         // The optional language model that categorizes merchants nothing else decides.
         .target(
             name: "SpendlexLanguageModel",

@@ -6,16 +6,18 @@ public enum MailboxCredentials {
     public static let passwordVariable = "SPENDLEX_IMAP_PASSWORD"
 
     /// The credentials for `url`, looked for in order: an OAuth 2 token printed by `oauth2Command`
-    /// (XOAUTH2); the password in `environment[passwordVariable]`; the netrc file's entry for the
+    /// (XOAUTH2); the password in `environment[variable]` (`SPENDLEX_IMAP_PASSWORD` unless a
+    /// mailbox names another); the netrc file's entry for the
     /// host and user (`netrcPath`, else `$NETRC`, else `~/.netrc`); `prompt` (a terminal's
     /// question, nil when there is none).
     public static func resolve(for url: IMAPMailboxURL, oauth2Command: String? = nil,
                                environment: [String: String] = ProcessInfo.processInfo.environment,
+                               variable: String = passwordVariable,
                                netrcPath: String? = nil, prompt: (() -> String?)? = nil) throws -> IMAPCredentials {
         if let oauth2Command {
             return .xoauth2(user: url.user, token: try token(from: oauth2Command))
         }
-        if let password = environment[passwordVariable], !password.isEmpty {
+        if let password = environment[variable], !password.isEmpty {
             return .password(user: url.user, password: password)
         }
         let path = netrcPath ?? environment["NETRC"] ?? (environment["HOME"].map { $0 + "/.netrc" })
@@ -29,7 +31,7 @@ public enum MailboxCredentials {
         if let prompt, let password = prompt(), !password.isEmpty {
             return .password(user: url.user, password: password)
         }
-        throw CredentialsError("no password for \(url.user) at \(url.host): set \(passwordVariable), add a 'machine \(url.host) login \(url.user) password …' line to ~/.netrc, or run on a terminal to be asked")
+        throw CredentialsError("no password for \(url.user) at \(url.host): set \(variable), add a 'machine \(url.host) login \(url.user) password …' line to ~/.netrc, or run on a terminal to be asked")
     }
 
     /// Runs the command (with /bin/sh) and takes the first line it prints as the token.

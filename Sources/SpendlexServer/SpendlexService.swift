@@ -6,6 +6,7 @@ import SpendlexEngine
 import SpendlexMail
 import SpendlexRules
 import SpendlexStore
+import SpendlexSync
 
 /// How the service is set up: where it listens, its ledger, rules and wallet, its limits.
 public struct ServiceConfiguration: Sendable {
@@ -50,6 +51,10 @@ public struct ServiceConfiguration: Sendable {
     public var matchLimit: UInt32 = RuleEngine.defaultMatchLimit
     /// How deep a posted e-mail's multiparts may nest before the rest is skipped.
     public var maxMIMEDepth: Int = MIMEDecoder.defaultMaxDepth
+    /// The IMAP mailboxes `POST /sync` fetches (the person's settings, `mailboxes:`).
+    public var mailboxes: [PersonConfig.Mailbox] = []
+    /// How often the mailboxes are fetched without being asked; nil: only on `POST /sync`.
+    public var syncInterval: Duration?
 
     /// A configuration; everything but the ledger has a default.
     public init(host: String = "127.0.0.1", port: Int = 8001, storePath: String,
@@ -97,6 +102,8 @@ public struct SpendlexService: Sendable {
     public let keys: APIKeys
     /// The user's category mappings, cached.
     let mappings: CategoryMappingCache
+    /// Fetches the configured mailboxes, one sync at a time (`POST /sync`, `--sync-every`).
+    let syncer: MailboxSyncer
 
     /// Opens the ledger and compiles the rules; throws when either fails.
     public init(configuration: ServiceConfiguration) throws(ServiceError) {
@@ -109,6 +116,7 @@ public struct SpendlexService: Sendable {
         }
         keys = APIKeys(ledger: ledger)
         mappings = CategoryMappingCache(ledger: ledger)
+        syncer = MailboxSyncer(mailboxes: configuration.mailboxes)
         if let walletPath = configuration.walletPath { try importWallet(walletPath) }
     }
 
@@ -173,6 +181,7 @@ public struct SpendlexService: Sendable {
         addCategoryRoutes(to: table)
         addWalletRoutes(to: table)
         addRuleRoutes(to: table)
+        addSyncRoutes(to: table)
         return (router, table.routes)
     }
 
@@ -183,6 +192,9 @@ public struct SpendlexService: Sendable {
                                                   requests: configuration.reloadRequests ?? .hangup, logger: logger)]
         services.append(LedgerCheckpointer(ledger: ledger, interval: configuration.checkpointInterval,
                                            threshold: configuration.walLimit, logger: logger))
+        if let interval = configuration.syncInterval, !configuration.mailboxes.isEmpty {
+            services.append(MailboxSyncService(syncer: syncer, rules: rules, ledger: ledger, interval: interval, logger: logger))
+        }
         var webhooks: WebhookNotifier?
         if !configuration.webhookURLs.isEmpty {
             let notifier = WebhookNotifier(urls: configuration.webhookURLs, retryDelay: configuration.webhookRetryDelay,

@@ -37,7 +37,9 @@ public struct MailboxFetchReport: Sendable {
     /// What the ledger stored.
     public var stored = RunCounts()
     /// Messages the search found (bank mail, or all with `allSenders`) past the checkpoint.
-    public var found = 0
+    public var found: Int { foundUIDs.count }
+    var foundUIDs = Set<UInt32>()
+    var foundUIDValidity: UInt32 = 0
     /// Messages downloaded.
     public var downloaded = 0
     /// Bytes received from the server (protocol included).
@@ -147,7 +149,12 @@ public final class MailboxFetch {
         for keys in criteria { found.formUnion(try await session.search(keys)) }
         // `N:*` always includes the last message, even when its UID is below N.
         let wanted = found.filter { $0 >= from }.sorted()
-        report.found += wanted.count
+        // A resumed attempt finds again what the cut one found and did not store: counted once.
+        if report.foundUIDValidity != checkpoint.uidValidity {
+            report.foundUIDs = []
+            report.foundUIDValidity = checkpoint.uidValidity
+        }
+        report.foundUIDs.formUnion(wanted)
 
         // Sizes, and with a ledger the Message-IDs: what the ledger has is not downloaded.
         var sizes: [UInt32: Int] = [:]
@@ -157,8 +164,9 @@ public final class MailboxFetch {
             let part = Array(wanted[start..<min(start + 1000, wanted.count)])
             try await session.fetch(part, items: items) { message in
                 if let size = message.size { sizes[message.uid] = size }
+                // Masked, as the ledger keeps ids (and as `BatchParser` compares them).
                 if let header = message.body, let id = try? MIMEDecoder.headers(of: header + [13, 10]).messageID,
-                   known.contains(id) {
+                   known.contains(CardNumberMasker.mask(id)) {
                     skip.insert(message.uid)
                 }
             }

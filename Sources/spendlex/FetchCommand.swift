@@ -3,6 +3,7 @@ import Foundation
 import SpendlexEngine
 import SpendlexIMAP
 import SpendlexMail
+import SpendlexRules
 import SpendlexStore
 import SpendlexSync
 
@@ -27,9 +28,10 @@ struct Fetch: AsyncParsableCommand {
 
     @OptionGroup var rules: RuleOptions
 
-    @Argument(help: ArgumentHelp("The mailbox: imaps://USER@HOST[:PORT]/MAILBOX or imap://… (STARTTLS); an @ in USER is %40.",
-                                 valueName: "url"))
-    var url: String
+    @Argument(help: ArgumentHelp(
+        "The mailbox: imaps://USER@HOST[:PORT]/MAILBOX or imap://… (STARTTLS); an @ in USER is %40. Without it, every mailbox under mailboxes: in the spendlex.yaml beside --store.",
+        valueName: "url"))
+    var url: String?
 
     @Option(name: .long, help: ArgumentHelp(
         "Store the transactions in this SQLite ledger (created if needed); it also keeps where the fetch got to.",
@@ -92,16 +94,23 @@ struct Fetch: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let mailbox: IMAPMailboxURL
-        do { mailbox = try IMAPMailboxURL(url) } catch { throw ValidationError("\(error)") }
-        let credentials: IMAPCredentials
-        do {
-            credentials = try MailboxCredentials.resolve(
-                for: mailbox, oauth2Command: oauth2Command, netrcPath: netrcFile,
-                prompt: isatty(STDIN_FILENO) == 1 ? { Self.askPassword(for: mailbox) } : nil)
-        } catch {
-            Stderr.write("error: \(error)\n")
-            throw ExitCode(77)
+        // The mailbox named, or every mailbox of the person's settings beside the ledger.
+        var targets: [(url: IMAPMailboxURL, settings: PersonConfig.Mailbox?)] = []
+        if let url {
+            do { targets = [(try IMAPMailboxURL(url), nil)] } catch { throw ValidationError("\(error)") }
+        } else {
+            guard let store else {
+                throw ValidationError("give a mailbox URL, or --store LEDGER to fetch the mailboxes listed in the spendlex.yaml beside it")
+            }
+            let mailboxes = try PersonSettings.load(ledger: store)?.mailboxes ?? []
+            guard !mailboxes.isEmpty else {
+                throw ValidationError("no mailbox URL given, and no mailboxes: in \(PersonSettings.path(ledger: store))")
+            }
+            for mailbox in mailboxes {
+                do { targets.append((try IMAPMailboxURL(mailbox.url), mailbox)) } catch {
+                    throw ValidationError("\(PersonSettings.path(ledger: store)): \(error)")
+                }
+            }
         }
         let engine = try rules.engine(ledger: store)
         let printTransactions = store == nil || output != nil || format != .jsonl
@@ -114,21 +123,57 @@ struct Fetch: AsyncParsableCommand {
         batchOptions.maxMessageBytes = maxMessageBytes
         batchOptions.renderRows = printTransactions
         let batch = BatchParser(engine: engine, writer: TransactionWriter(format: format), options: batchOptions)
-        let rulesHash = Ledger.rulesHash(texts: engine.rules.rules.sources.values.map(\.text))
-        let run = try ledger?.beginRun(inputs: [mailbox.description], rulesHash: rulesHash,
-                                       rulesFiles: Array(engine.rules.rules.sources.keys))
-
-        var options = MailboxFetchOptions(url: mailbox, connection: IMAPConnectionOptions(
-            caFile: caFile, allowPlainText: insecure, timeout: timeout), credentials: credentials)
-        options.since = since.flatMap(Self.day)
-        options.allSenders = allSenders
-        options.retries = retries
-        options.maxMessageBytes = maxMessageBytes
-        let fetch = MailboxFetch(engine: engine, batch: batch, ledger: ledger, run: run, known: known, options: options)
         let showProgress = !quiet && isatty(STDERR_FILENO) == 1
         let progressLine = FetchProgressLine(enabled: showProgress)
         let sink = BatchSink(rows: out.write(bytes:), problem: { progressLine.clear(); Stderr.write($0 + "\n") })
         batch.header(sink: sink)
+        var failure: Error?
+        var storedRuns: [Int64] = []
+        for (mailbox, settings) in targets {
+            do {
+                if let run = try await fetch(mailbox, settings: settings, engine: engine, batch: batch, ledger: ledger,
+                                             known: known, sink: sink, progressLine: progressLine) {
+                    storedRuns.append(run)
+                }
+            } catch {
+                // One mailbox failing does not keep the others from being fetched.
+                failure = failure ?? error
+            }
+        }
+        try out.finish(name: output ?? "the output")
+        // What no decision-table row categorized, the model learned from the ledger does (when sure).
+        for run in storedRuns where !noLearning {
+            if let learned = try ledger?.learnCategories(run: run), !quiet, learned.categorized + learned.forReview > 0 {
+                Stderr.write("learned model (\(learned.examples) examples): \(learned.categorized) categorized, \(learned.forReview) left for review\n")
+            }
+        }
+        if let failure { throw Self.exitCode(for: failure) }
+    }
+
+    /// Fetches one mailbox; returns its ledger run when it stored transactions. A failure is printed and thrown.
+    private func fetch(_ mailbox: IMAPMailboxURL, settings: PersonConfig.Mailbox?, engine: RuleEngine, batch: BatchParser,
+                       ledger: Ledger?, known: Set<String>, sink: BatchSink, progressLine: FetchProgressLine) async throws -> Int64? {
+        let credentials: IMAPCredentials
+        do {
+            credentials = try MailboxCredentials.resolve(
+                for: mailbox, oauth2Command: oauth2Command ?? settings?.oauth2Command,
+                variable: settings?.passwordVariable ?? MailboxCredentials.passwordVariable, netrcPath: netrcFile,
+                prompt: isatty(STDIN_FILENO) == 1 ? { Self.askPassword(for: mailbox) } : nil)
+        } catch {
+            Stderr.write("error: \(error)\n")
+            throw IMAPError.authenticationFailed("\(error)")
+        }
+        let rulesHash = Ledger.rulesHash(texts: engine.rules.rules.sources.values.map(\.text))
+        let run = try ledger?.beginRun(inputs: [mailbox.description], rulesHash: rulesHash,
+                                       rulesFiles: Array(engine.rules.rules.sources.keys))
+        var options = MailboxFetchOptions(url: mailbox, connection: IMAPConnectionOptions(
+            caFile: caFile ?? settings?.caFile, allowPlainText: insecure || settings?.insecure == true, timeout: timeout),
+                                          credentials: credentials)
+        options.since = since.flatMap(Self.day) ?? settings?.since
+        options.allSenders = allSenders || settings?.allSenders == true
+        options.retries = retries
+        options.maxMessageBytes = maxMessageBytes
+        let fetch = MailboxFetch(engine: engine, batch: batch, ledger: ledger, run: run, known: known, options: options)
         let started = Date()
         let report: MailboxFetchReport
         do {
@@ -139,20 +184,14 @@ struct Fetch: AsyncParsableCommand {
         } catch {
             progressLine.clear()
             if let ledger, let run { try? ledger.finishRun(run, counts: RunCounts(), failure: "\(error)") }
-            try? out.finish(name: output ?? "the output")
             Stderr.write("error: \(mailbox): \(error)\n")
-            throw Self.exitCode(for: error)
+            throw error
         }
         progressLine.clear()
-        try out.finish(name: output ?? "the output")
         if let ledger, let run {
             var counts = report.stored
             counts.skipped = report.summary.skipped
             try ledger.finishRun(run, counts: counts)
-        }
-        var learned: Ledger.LearnedCounts?
-        if let ledger, let run, !noLearning, report.stored.transactions > 0 {
-            learned = try? ledger.learnCategories(run: run)
         }
         if !quiet {
             let seconds = max(Date().timeIntervalSince(started), 1e-6)
@@ -162,12 +201,12 @@ struct Fetch: AsyncParsableCommand {
                            seconds, Double(report.downloaded) / seconds)
             if report.reconnections > 0 { text += ", \(report.reconnections) reconnection(s)" }
             text += "\n"
-            if let store { text += "ledger \(store): \(report.stored.transactions) transactions stored, \(report.stored.duplicates) linked as duplicates; next fetch starts after UID \(report.checkpoint?.lastUID ?? 0)\n" }
-            if let learned, learned.categorized + learned.forReview > 0 {
-                text += "learned model (\(learned.examples) examples): \(learned.categorized) categorized, \(learned.forReview) left for review\n"
+            if let store {
+                text += "ledger \(store): \(report.stored.transactions) transactions stored, \(report.stored.duplicates) linked as duplicates; next fetch starts after UID \(report.checkpoint?.lastUID ?? 0)\n"
             }
             Stderr.write(text)
         }
+        return report.stored.transactions > 0 ? run : nil
     }
 
     /// The exit status for a failed fetch (sysexits).

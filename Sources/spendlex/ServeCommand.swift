@@ -12,7 +12,8 @@ struct Serve: AsyncParsableCommand {
             Binds to loopback (127.0.0.1) unless --host says otherwise. Every route but /health needs an \
             X-API-Key header with a key from `spendlex keys create`. The rules reload without a restart on \
             SIGHUP and when a rule file changes; a set with errors is refused and the previous one keeps \
-            serving. The routes are described in openapi.yaml.
+            serving. POST /sync fetches the IMAP mailboxes listed in spendlex.yaml beside the ledger, and \
+            --sync-every does so on a timer. The routes are described in openapi.yaml.
             """
     )
 
@@ -71,7 +72,26 @@ struct Serve: AsyncParsableCommand {
         "POST each new transaction as JSON to this URL, retried with backoff (repeat for several).", valueName: "url"))
     var webhook: [String] = []
 
+    @Option(name: .customLong("sync-every"), help: ArgumentHelp(
+        "Fetch the mailboxes of spendlex.yaml (beside the ledger) this often, as POST /sync does: 30s, 15m, 1h.",
+        valueName: "interval"))
+    var syncEvery: String?
+
+    /// `15m` → 900 seconds; `30s`, `2h`, a bare number of seconds.
+    static func seconds(_ text: String) -> Double? {
+        let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600]
+        if let unit = text.last, let scale = units[unit] {
+            return Double(text.dropLast()).map { $0 * scale }
+        }
+        return Double(text)
+    }
+
     func validate() throws {
+        if let syncEvery {
+            guard let seconds = Self.seconds(syncEvery), seconds >= 1, seconds.isFinite else {
+                throw ValidationError("--sync-every '\(syncEvery)' is not an interval such as 30s, 15m or 1h (at least 1s)")
+            }
+        }
         if store.isEmpty { throw ValidationError("no ledger given: pass --store FILE or set SPENDLEX_STORE") }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         for url in webhook where !(url.hasPrefix("http://") || url.hasPrefix("https://")) {
@@ -91,6 +111,7 @@ struct Serve: AsyncParsableCommand {
     func run() async throws {
         let service: SpendlexService
         let rulePaths = RememberedCategories.paths(try BundledRules.paths(given: rules), ledger: store)
+        let mailboxes = try PersonSettings.load(ledger: store)?.mailboxes ?? []
         do {
             var configuration = ServiceConfiguration(
                 host: host, port: port, storePath: store, rulePaths: rulePaths, walletPath: wallet, maxBodyBytes: maxBody,
@@ -102,6 +123,13 @@ struct Serve: AsyncParsableCommand {
             configuration.maxConnections = maxConnections
             configuration.matchLimit = matchLimit
             configuration.maxMIMEDepth = maxMIMEDepth
+            configuration.mailboxes = mailboxes
+            if let syncEvery, let seconds = Self.seconds(syncEvery) {
+                if configuration.mailboxes.isEmpty {
+                    Stderr.write("warning: --sync-every: no mailboxes in \(PersonSettings.path(ledger: store)); nothing will be fetched\n")
+                }
+                configuration.syncInterval = .milliseconds(Int64((seconds * 1000).rounded()))
+            }
             service = try SpendlexService(configuration: configuration)
         } catch {
             Stderr.write("error: \(error)\n")

@@ -78,6 +78,27 @@ struct LedgerEndToEndTests {
         #expect(before.contains { $0.hasPrefix("transaction m9 ") && $0.contains(" m5 ") || $0.hasPrefix("transaction m5 ") && $0.contains(" m9 ") })
     }
 
+    /// A Message-ID with a run of 13 or more digits reads as a card number and is kept masked:
+    /// a second run compared it raw and parsed such mail again (164 of 2,000 reference-corpus
+    /// mails, found by `spendlex fetch`'s Dovecot test).
+    @Test func mailWhoseMessageIDLooksLikeACardNumberIsKnownTheSecondTime() throws {
+        let mbox = folder.appendingPathComponent("digits.mbox")
+        func mail(_ id: String, from: String, body: String) -> String {
+            "From \(from) Sat May  2 16:56:01 2026\nFrom: <\(from)>\nSubject: Alert : Update on your HDFC Bank Credit Card\n"
+                + "Date: Sat, 02 May 2026 16:56:01 +0000\nMessage-ID: <\(id)>\n\n\(body)\n\n"
+        }
+        try (mail("3843136120029.1@hdfcbank.net", from: "alerts@hdfcbank.net",
+                  body: "Spent Rs.310.00 On HDFC Bank Card 0000 At GREEN LEAF On 2026-05-02:22:10:01.Not You?")
+             + mail("4843136120029.2@github.com", from: "notifications@github.com", body: "A pull request."))
+            .write(to: mbox, atomically: true, encoding: .utf8)
+        let store = folder.appendingPathComponent("digits.sqlite").path
+        let first = try spendlex(["parse", mbox.path, "--store", store])
+        #expect(first.stderr.contains("2 messages: 1 transactions"), "\(first.stderr)")
+        let second = try spendlex(["parse", mbox.path, "--store", store])
+        #expect(second.stderr.contains("2 messages: 0 transactions, 0 ignored, 0 unmatched, 0 errors, 2 already in the ledger"),
+                "\(second.stderr)")
+    }
+
     @Test func aRunThatCannotWriteItsOutputIsClosedAsFailedWithWhy() throws {
         let store = folder.appendingPathComponent("failed.sqlite").path
         let result = try spendlex(["parse", "examples/alert-pair.jsonl", "--store", store, "--output", "/dev/full"])

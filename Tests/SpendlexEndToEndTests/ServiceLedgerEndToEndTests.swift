@@ -16,13 +16,14 @@ struct ServiceLedgerEndToEndTests {
         let key: String
         private let errors = Pipe()
 
-        init(store: String) throws {
+        init(store: String, arguments: [String] = [], environment: [String: String] = [:]) throws {
             let created = try spendlex(["keys", "create", "--store", store, "--name", "e2e"])
             guard created.status == 0 else { throw Failure("keys create: \(created.stderr)") }
             key = created.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
             process.executableURL = spendlexBinary
-            process.arguments = ["serve", "--store", store, "--port", "0", "--log-level", "warning"]
+            process.arguments = ["serve", "--store", store, "--port", "0", "--log-level", "warning"] + arguments
             process.currentDirectoryURL = repositoryRoot
+            if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
             process.standardOutput = FileHandle.nullDevice
             process.standardError = errors
             try process.run()
@@ -53,6 +54,17 @@ struct ServiceLedgerEndToEndTests {
             request.timeoutInterval = 120
             guard let (_, response) = try? await URLSession.shared.data(for: request) else { return 0 }
             return (response as? HTTPURLResponse)?.statusCode ?? 0
+        }
+
+        /// A request with the key and no body; the status and the JSON answer.
+        func call(_ method: String, _ path: String) async throws -> (status: Int, json: [String: Any]) {
+            var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
+            request.httpMethod = method
+            request.setValue(key, forHTTPHeaderField: "X-API-Key")
+            request.timeoutInterval = 300
+            let (data, response) = try await URLSession.shared.data(for: request)
+            return ((response as? HTTPURLResponse)?.statusCode ?? 0,
+                    (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:])
         }
 
         func kill9() {

@@ -343,7 +343,9 @@ public struct BatchParser: Sendable {
         // that a fallback file takes (`fallback: true` with `subjects`).
         let fallback = senderBanks.isEmpty && router.fallbackReadsEmail(subject: headers.subject)
         let parses = !senderBanks.isEmpty || fallback || options.decodeAllSenders || options.reportUnmatched
-        let messageID = headers.messageID
+        // Masked as every id the ledger keeps is (`Message` masks its id: a Message-ID of 13 or
+        // more digits reads as a card number): compared raw, such a message was never known.
+        let messageID = headers.messageID.map(CardNumberMasker.mask)
         let skipped = messageID.map(options.skipMessageIDs.contains) ?? false
         // Without a Message-ID, a ledger knows the message by a hash of all its bytes.
         let hashed = messageID == nil && (options.recordMessages || !options.skipMessageIDs.isEmpty)

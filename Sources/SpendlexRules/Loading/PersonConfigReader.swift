@@ -3,7 +3,8 @@ import Yams
 
 /// Reads a person's `spendlex.yaml`, every problem a located diagnostic.
 public enum PersonConfigReader {
-    static let fileKeys = ["language_model"]
+    static let fileKeys = ["language_model", "mailboxes"]
+    static let mailboxKeys = ["url", "password_env", "oauth2_command", "ca_file", "since", "all_senders", "insecure"]
     static let modelKeys = ["url", "model", "api_key_env", "batch_size", "timeout"]
 
     /// The settings at `path`; the source text for printing diagnostics.
@@ -30,7 +31,52 @@ public enum PersonConfigReader {
         if let node = entries.first(where: { $0.key.value == "language_model" })?.value {
             config.languageModel = languageModel(node, with: &reader)
         }
+        if let node = entries.first(where: { $0.key.value == "mailboxes" })?.value {
+            config.mailboxes = mailboxes(node, with: &reader)
+        }
         return (config, reader.diagnostics)
+    }
+
+    static func mailboxes(_ node: Node, with reader: inout NodeReader) -> [PersonConfig.Mailbox] {
+        let items = reader.list(node, key: "mailboxes")
+        var found: [PersonConfig.Mailbox] = []
+        for item in items {
+            guard let entries = reader.entries(of: item, context: "a mailbox", allowed: mailboxKeys) else { continue }
+            func value(_ key: String) -> Node? { entries.first { $0.key.value == key }?.value }
+            guard let urlNode = value("url") else {
+                reader.report(.missingKey("url", in: "a mailbox", at: reader.location(of: item)))
+                continue
+            }
+            guard let url = reader.string(urlNode, key: "url") else { continue }
+            let lowered = url.value.lowercased()
+            guard lowered.hasPrefix("imaps://") || lowered.hasPrefix("imap://") else {
+                reader.report(.invalidValue(url.value, for: "url", allowed: "an imaps:// or imap:// URL (imaps://USER@HOST/MAILBOX)",
+                                            at: url.location))
+                continue
+            }
+            let authority = url.value.dropFirst(lowered.hasPrefix("imaps://") ? 8 : 7).prefix { $0 != "/" }
+            if let at = authority.lastIndex(of: "@"), authority[..<at].contains(":") {
+                reader.report(.invalidValue("(a password)", for: "url",
+                                            allowed: "a URL without a password: name its variable in password_env", at: url.location))
+                continue
+            }
+            var mailbox = PersonConfig.Mailbox(url: url.value)
+            mailbox.passwordVariable = value("password_env").flatMap { reader.string($0, key: "password_env")?.value }
+            mailbox.oauth2Command = value("oauth2_command").flatMap { reader.string($0, key: "oauth2_command")?.value }
+            mailbox.caFile = value("ca_file").flatMap { reader.string($0, key: "ca_file")?.value }
+            if let node = value("since"), let text = reader.string(node, key: "since") {
+                let parts = text.value.split(separator: "-").compactMap { Int($0) }
+                if parts.count == 3, (1...12).contains(parts[1]), (1...31).contains(parts[2]) {
+                    mailbox.since = DateComponents(year: parts[0], month: parts[1], day: parts[2])
+                } else {
+                    reader.report(.invalidValue(text.value, for: "since", allowed: "a day as YYYY-MM-DD", at: text.location))
+                }
+            }
+            mailbox.allSenders = value("all_senders").flatMap { reader.bool($0, key: "all_senders") } ?? false
+            mailbox.insecure = value("insecure").flatMap { reader.bool($0, key: "insecure") } ?? false
+            found.append(mailbox)
+        }
+        return found
     }
 
     static func languageModel(_ node: Node, with reader: inout NodeReader) -> PersonConfig.LanguageModel? {

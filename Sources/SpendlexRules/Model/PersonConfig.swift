@@ -1,8 +1,8 @@
 import Foundation
 
-/// A person's settings (`spendlex.yaml` beside their ledger). Today: the optional language model
-/// that categorizes merchants neither the decision tables nor the learned model decide. Off
-/// unless written here: nothing leaves the machine otherwise.
+/// A person's settings (`spendlex.yaml` beside their ledger): the optional language model that
+/// categorizes merchants neither the decision tables nor the learned model decide (off unless
+/// written here: nothing leaves the machine otherwise), and the IMAP mailboxes to fetch from.
 public struct PersonConfig: Sendable {
     /// An OpenAI-compatible chat completions endpoint and the model to ask.
     public struct LanguageModel: Sendable {
@@ -18,9 +18,32 @@ public struct PersonConfig: Sendable {
         public var timeout: Int
     }
 
-    public var languageModel: LanguageModel?
+    /// An IMAP mailbox that `spendlex fetch` (without a URL) and the service's `POST /sync` and
+    /// `serve --sync-every` fetch bank mail from.
+    public struct Mailbox: Sendable, Equatable {
+        /// `imaps://USER@HOST[:PORT]/MAILBOX` or `imap://…` (STARTTLS); never with a password.
+        public var url: String
+        /// The environment variable that holds the password; nil: `SPENDLEX_IMAP_PASSWORD`, then netrc.
+        public var passwordVariable: String?
+        /// A shell command that prints an OAuth 2 access token (XOAUTH2 instead of a password).
+        public var oauth2Command: String?
+        /// A PEM file of CA certificates to trust instead of the system's.
+        public var caFile: String?
+        /// Only mail that arrived on or after this day (YYYY-MM-DD).
+        public var since: DateComponents?
+        /// Every message, not only mail from the rules' bank senders.
+        public var allSenders = false
+        /// With imap://, go on in plain text when the server offers no STARTTLS.
+        public var insecure = false
 
-    public init(languageModel: LanguageModel? = nil) {
+        public init(url: String) { self.url = url }
+    }
+
+    public var languageModel: LanguageModel?
+    public var mailboxes: [Mailbox]
+
+    public init(languageModel: LanguageModel? = nil, mailboxes: [Mailbox] = []) {
         self.languageModel = languageModel
+        self.mailboxes = mailboxes
     }
 }

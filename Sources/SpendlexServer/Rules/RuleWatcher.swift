@@ -113,20 +113,44 @@ public final class ReloadRequests: Sendable {
     }
 }
 
+#if os(Linux)
+/// The semaphore the SIGHUP handler posts; set once, before the handler is installed.
+nonisolated(unsafe) private var hangupSemaphore: UnsafeMutablePointer<sem_t>?
+#else
 /// The write end of the SIGHUP pipe; set once, before the handler is installed.
 nonisolated(unsafe) private var hangupPipe: Int32 = -1
+#endif
 
-/// SIGHUP, taken by a signal handler that writes one byte to a pipe (the self-pipe trick);
-/// a thread reads the pipe and sends a reload request for each byte.
+/// SIGHUP, taken by a signal handler that wakes a thread, which sends a reload request.
 ///
 /// A dispatch signal source was used before: on Linux it reads the signal through a
 /// signalfd, which only sees a signal that every thread blocks. A process-wide SIGHUP went to
 /// whichever thread did not block it (a NIO or test thread) and was discarded there, so a
 /// reload happened or not depending on the load. A handler runs on whichever thread takes the
 /// signal, so none is lost (a burst of signals may merge into fewer reloads, which is enough).
+///
+/// On Linux the handler posts a process-private POSIX semaphore (`sem_post` is
+/// async-signal-safe). It wrote a byte to a pipe before (the self-pipe trick, kept for macOS,
+/// which has no unnamed semaphores): a pipe is two file descriptors, and in the test process a
+/// stray close of a recycled descriptor number elsewhere broke it now and then, so that the
+/// SIGHUP test waited in vain. A semaphore has no descriptor to lose.
 enum HangupSignal {
     static let requests: ReloadRequests = {
         let requests = ReloadRequests(cause: "SIGHUP")
+        #if os(Linux)
+        let semaphore = UnsafeMutablePointer<sem_t>.allocate(capacity: 1)
+        guard sem_init(semaphore, 0, 0) == 0 else { fatalError("cannot create the SIGHUP semaphore: errno \(errno)") }
+        hangupSemaphore = semaphore
+        let thread = Thread {
+            while let semaphore = hangupSemaphore {
+                if sem_wait(semaphore) == 0 {
+                    requests.send()
+                } else if errno != EINTR {
+                    return
+                }
+            }
+        }
+        #else
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { fatalError("cannot create the SIGHUP pipe: errno \(errno)") }
         // The handler must never block: a full pipe already holds a pending reload.
@@ -148,16 +172,21 @@ enum HangupSignal {
                 }
             }
         }
+        #endif
         thread.name = "spendlex-sighup"
         thread.start()
         var action = sigaction()
         sigemptyset(&action.sa_mask)
         action.sa_flags = SA_RESTART
         let handler: @convention(c) (Int32) -> Void = { _ in
-            // Only async-signal-safe calls here: write(2), errno saved and restored.
+            // Only async-signal-safe calls here, errno saved and restored.
             let saved = errno
+            #if os(Linux)
+            if let semaphore = hangupSemaphore { sem_post(semaphore) }
+            #else
             var byte: UInt8 = 1
             _ = write(hangupPipe, &byte, 1)
+            #endif
             errno = saved
         }
         #if os(Linux)
