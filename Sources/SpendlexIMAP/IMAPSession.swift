@@ -261,12 +261,12 @@ public final class IMAPSession {
     private func loginCommand(user: String, password: String) async throws -> IMAPResponse {
         let tag = nextTag()
         // Quoted strings when they may be (ASCII, no line breaks); else literals, which take anything.
-        func argument(_ text: String) async throws -> String {
+        func argument(_ text: String) -> String {
             if text.allSatisfy(\.isASCII), let quoted = IMAPSyntax.quoted(text) { return quoted }
             return "{\(text.utf8.count)}"
         }
-        let userArgument = try await argument(user)
-        let passwordArgument = try await argument(password)
+        let userArgument = argument(user)
+        let passwordArgument = argument(password)
         if !userArgument.hasPrefix("{") && !passwordArgument.hasPrefix("{") {
             try await send("\(tag) LOGIN \(userArgument) \(passwordArgument)\r\n")
         } else {

@@ -284,6 +284,19 @@ struct IMAPEndToEndTests {
         #expect(printed.status == 0, "\(printed.stderr)")
         #expect(printed.stdout.split(separator: "\n").count == corpus.transactions + later.transactions)
 
+        // The server renumbers the mailbox (its UID list and indexes lost: a new UIDVALIDITY): the
+        // next fetch searches it all again and downloads nothing the ledger has.
+        for name in try FileManager.default.contentsOfDirectory(atPath: dovecot.maildir.path)
+        where name.hasPrefix("dovecot-uidlist") || name.hasPrefix("dovecot.index") {
+            try FileManager.default.removeItem(at: dovecot.maildir.appendingPathComponent(name))
+        }
+        let renumbered = try Self.fetch(dovecot, ["--ca-file", dovecot.certificate, "--store", store])
+        #expect(renumbered.status == 0, "\(renumbered.stderr)")
+        #expect(renumbered.stderr.contains("the server renumbered the mailbox"), "\(renumbered.stderr)")
+        #expect(Self.foundAndDownloaded(renumbered.stderr).map { [$0.0, $0.1] } == [corpus.bank + later.bank, 0],
+                "\(renumbered.stderr)")
+        #expect(try Self.ledgerCounts(store).messages == corpus.bank + later.bank)
+
         // Read-only: every message keeps its flags (the new ones moved to cur/ unread).
         let flagsAfter = try dovecot.flags()
         for (name, flags) in flagsBefore { #expect(flagsAfter[name] == flags, "flags of \(name) changed") }

@@ -79,6 +79,16 @@ public struct BatchSink {
     }
 }
 
+extension BatchSink {
+    /// Hands on what a batch produced: its rows, problems, unmatched lines and records.
+    func take(_ result: BatchResult) {
+        if !result.rows.isEmpty { rows(result.rows) }
+        result.problems.forEach(problem)
+        if !result.unmatched.isEmpty { unmatched(result.unmatched) }
+        if !result.records.isEmpty { records(result.records) }
+    }
+}
+
 /// Parses every message of some inputs (mailboxes, Maildirs, .eml files, SMS backups,
 /// JSON Lines, stdin) with one engine, on several threads, accounting for every message.
 ///
@@ -127,10 +137,7 @@ public struct BatchParser: Sendable {
 
         var lastProgress = Date()
         func deliver(_ result: BatchResult) {
-            if !result.rows.isEmpty { sink.rows(result.rows) }
-            result.problems.forEach(sink.problem)
-            if !result.unmatched.isEmpty { sink.unmatched(result.unmatched) }
-            if !result.records.isEmpty { sink.records(result.records) }
+            sink.take(result)
             summary.add(result.summary)
             if Date().timeIntervalSince(lastProgress) > 0.2 {
                 lastProgress = Date()
@@ -208,10 +215,7 @@ public struct BatchParser: Sendable {
             return prepared
         }
         func deliver(_ result: BatchResult) {
-            if !result.rows.isEmpty { sink.rows(result.rows) }
-            result.problems.forEach(sink.problem)
-            if !result.unmatched.isEmpty { sink.unmatched(result.unmatched) }
-            if !result.records.isEmpty { sink.records(result.records) }
+            sink.take(result)
             summary.add(result.summary)
         }
         let jobs = min(options.jobs, (work.count + 31) / 32)
@@ -249,10 +253,7 @@ public struct BatchParser: Sendable {
         sink.rows(Array(writer.header.utf8))
         var result = process([WorkItem(kind: .message(message))], worker: engine.makeWorker())
         result.summary.bytes = message.text.utf8.count
-        if !result.rows.isEmpty { sink.rows(result.rows) }
-        result.problems.forEach(sink.problem)
-        if !result.unmatched.isEmpty { sink.unmatched(result.unmatched) }
-        if !result.records.isEmpty { sink.records(result.records) }
+        sink.take(result)
         return result.summary
     }
 
