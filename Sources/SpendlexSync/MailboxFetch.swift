@@ -40,6 +40,8 @@ public struct MailboxFetchReport: Sendable {
     public var found: Int { foundUIDs.count }
     var foundUIDs = Set<UInt32>()
     var foundUIDValidity: UInt32 = 0
+    /// Messages accounted for without being downloaded (already in the ledger, too large).
+    var accountedUIDs = Set<UInt32>()
     /// Messages downloaded.
     public var downloaded = 0
     /// Bytes received from the server (protocol included).
@@ -173,6 +175,7 @@ public final class MailboxFetch {
         // A resumed attempt finds again what the cut one found and did not store: counted once.
         if report.foundUIDValidity != checkpoint.uidValidity {
             report.foundUIDs = []
+            report.accountedUIDs = []
             report.foundUIDValidity = checkpoint.uidValidity
         }
         report.foundUIDs.formUnion(wanted)
@@ -192,9 +195,12 @@ public final class MailboxFetch {
                 }
             }
         }
+        // Counted once, though a resumed attempt may meet them again.
+        let newlySkipped = skip.subtracting(report.accountedUIDs)
+        report.accountedUIDs.formUnion(newlySkipped)
         var summary = BatchSummary()
-        summary.messages = skip.count
-        summary.skipped = skip.count
+        summary.messages = newlySkipped.count
+        summary.skipped = newlySkipped.count
         report.summary.add(summary)
 
         // Chunks to download: by count and by bytes; a message too large is an error, not downloaded.
@@ -204,7 +210,10 @@ public final class MailboxFetch {
         var chunkBytes = 0
         for uid in wanted where !skip.contains(uid) {
             let size = sizes[uid] ?? 0
-            if size > options.maxMessageBytes { tooLarge.append(uid); continue }
+            if size > options.maxMessageBytes {
+                if report.accountedUIDs.insert(uid).inserted { tooLarge.append(uid) }
+                continue
+            }
             if !chunk.isEmpty && (chunk.count >= options.chunkMessages || chunkBytes + size > options.chunkBytes) {
                 chunks.append(chunk)
                 chunk = []

@@ -417,7 +417,19 @@ struct IMAPEndToEndTests {
     func errors() throws {
         let dovecot = try Dovecot()
         defer { dovecot.stop() }
-        _ = try Self.fill(dovecot, count: 20, seed: 3, unrelated: 2, tag: "a")
+        let corpus = try Self.fill(dovecot, count: 20, seed: 3, unrelated: 2, tag: "a")
+
+        // A message larger than --max-message-bytes is an error with its size, never downloaded;
+        // every message found is still accounted for.
+        let limited = try Self.fetch(dovecot, ["--ca-file", dovecot.certificate, "--max-message-bytes", "2500",
+                                               "--store", dovecot.folder.appendingPathComponent("limited.sqlite").path])
+        #expect(limited.status == 0, "\(limited.stderr)")
+        #expect(limited.stderr.contains("bytes is larger than --max-message-bytes (2500); not downloaded"), "\(limited.stderr)")
+        let found = Self.foundAndDownloaded(limited.stderr)
+        let errors = limited.stderr.components(separatedBy: "not downloaded").count - 1
+        #expect(errors > 0 && found?.0 == corpus.bank && found?.1 == corpus.bank - errors, "\(limited.stderr)")
+        #expect(limited.stderr.contains("\(corpus.bank) messages:") && limited.stderr.contains(", \(errors) errors"),
+                "\(limited.stderr)")
 
         let wrong = try Self.fetch(dovecot, ["--ca-file", dovecot.certificate], password: "wrong")
         #expect(wrong.status == 77)
