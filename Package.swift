@@ -136,7 +136,7 @@ if Context.environment["SPENDLEX_FUZZ"] != nil {
     package.targets += [
         .target(name: "CLibFuzzer", path: "Sources/SpendlexFuzz/CLibFuzzer"),
         .executableTarget(
-            name: "SpendlexFuzz", dependencies: ["CLibFuzzer", "SpendlexMail", "SpendlexEngine", "SpendlexRules"],
+            name: "SpendlexFuzz", dependencies: ["CLibFuzzer", "SpendlexMail", "SpendlexEngine", "SpendlexRules", "SpendlexIMAP"],
             exclude: ["CLibFuzzer"]
         ),
     ]

@@ -5,7 +5,7 @@
 #   scripts/fuzz.sh all SECONDS          # every target in turn, SECONDS each
 #   scripts/fuzz.sh build                # only build .build-fuzz/…/spendlex-fuzz
 #
-# TARGET: mime mbox mbox-ranges sms-backup jsonl rules amount date time message-body statements (see Tests/Fuzz/README.md).
+# TARGET: mime mbox mbox-ranges sms-backup jsonl rules amount date time message-body statements imap (see Tests/Fuzz/README.md).
 # Seeds: Tests/Fuzz/TARGET/corpus (committed, read only). New inputs go to
 # .build-fuzz/corpus/TARGET; crashes, hangs and leaks to Tests/Fuzz/TARGET/crashes (ignored by git).
 # To replay one input: scripts/fuzz.sh TARGET 0 Tests/Fuzz/TARGET/crashes/crash-…
@@ -13,7 +13,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-targets=(mime mbox mbox-ranges sms-backup jsonl rules amount date time message-body statements)
+targets=(mime mbox mbox-ranges sms-backup jsonl rules amount date time message-body statements imap)
 usage() { echo "usage: scripts/fuzz.sh TARGET|all|build SECONDS [libFuzzer args…]; targets: ${targets[*]}" >&2; exit 64; }
 [[ $# -ge 1 ]] || usage
 target=$1

@@ -32,6 +32,8 @@ enum FuzzTarget: String, CaseIterable, Sendable {
     /// `StatementReader.read(bytes:…)` (every statement format, detected), then each entry read
     /// as a transaction and the balances checked: every entry accounted for.
     case statements
+    /// An IMAP server's bytes through `IMAPResponseParser`, whole and in pieces (a hostile server).
+    case imap
 
     /// The target named by `SPENDLEX_FUZZ_TARGET`; exits with usage (64) when unset or unknown.
     static let selected: FuzzTarget = {
@@ -58,6 +60,7 @@ enum FuzzTarget: String, CaseIterable, Sendable {
         case .time: Self.time(bytes)
         case .messageBody: Self.messageBody(bytes)
         case .statements: Self.statements(bytes)
+        case .imap: Self.imap(bytes)
         }
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 /// `imaps://USER@HOST[:PORT]/MAILBOX` or `imap://…` (RFC 5092's form, the part a fetch needs):
 /// which server, how to secure the connection, whose mail and which folder.
 public struct IMAPMailboxURL: Sendable, Equatable, CustomStringConvertible {
+    /// How the connection is secured.
     public enum Security: String, Sendable {
         /// TLS from the first byte (`imaps://`, port 993).
         case implicitTLS
@@ -10,9 +11,13 @@ public struct IMAPMailboxURL: Sendable, Equatable, CustomStringConvertible {
         case startTLS
     }
 
+    /// TLS from the start or STARTTLS, from the scheme.
     public var security: Security
+    /// The user name, percent-decoded (`me@example.org`).
     public var user: String
+    /// The server's name or address, lower-cased (IPv6 without brackets).
     public var host: String
+    /// The TCP port: the URL's, else 993 (imaps) or 143 (imap).
     public var port: Int
     /// The folder, decoded (`INBOX`, `Banks/Alerts`); INBOX when the URL names none.
     public var mailbox: String

@@ -5,18 +5,24 @@
 /// text keeps each literal's `{n}` marker where it stood, and the literals' bytes come apart,
 /// in order, so that a body is never scanned as text.
 public struct IMAPResponse: Sendable, Equatable {
+    /// Which of the three kinds of response.
     public enum Kind: Sendable, Equatable {
+        /// `* …`: data, or a status not tied to a command.
         case untagged
+        /// `+ …`: the server waits for more of the command (a literal, a SASL step).
         case continuation
+        /// `TAG OK|NO|BAD …`: the end of the command sent with that tag.
         case tagged(String)
     }
 
+    /// Which kind it is (and the tag of a tagged one).
     public var kind: Kind
     /// The response's lines after the tag (or `*`, `+`), joined with the line breaks removed.
     public var text: String
     /// The literals, in order.
     public var literals: [[UInt8]]
 
+    /// A response (the parser makes them; tests may too).
     public init(kind: Kind, text: String, literals: [[UInt8]] = []) {
         self.kind = kind
         self.text = text
@@ -48,7 +54,9 @@ public struct IMAPResponse: Sendable, Equatable {
 /// tags. Bounded: a line longer than `maxLine` or a literal longer than `maxLiteral` is an error
 /// (a broken or hostile server), never a memory blow-up.
 public struct IMAPResponseParser: Sendable {
+    /// The longest line read, in bytes (without its literals).
     public let maxLine: Int
+    /// The largest literal read, in bytes (a message's size).
     public let maxLiteral: Int
 
     private var buffer: [UInt8] = []
@@ -58,6 +66,7 @@ public struct IMAPResponseParser: Sendable {
     private var literals: [[UInt8]] = []
     private var responseBytes = 0
 
+    /// A parser with these limits (1 MiB lines, 256 MiB literals by default).
     public init(maxLine: Int = 1 << 20, maxLiteral: Int = 256 << 20) {
         self.maxLine = maxLine
         self.maxLiteral = maxLiteral

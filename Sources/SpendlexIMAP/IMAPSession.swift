@@ -14,6 +14,7 @@ public struct IMAPConnectionOptions: Sendable {
     /// The largest message read (a larger literal is an error).
     public var maxLiteral = 256 << 20
 
+    /// Options; by default the system's CAs, TLS required, 60 s.
     public init(caFile: String? = nil, allowPlainText: Bool = false, timeout: Double = 60) {
         self.caFile = caFile
         self.allowPlainText = allowPlainText
@@ -31,15 +32,19 @@ public enum IMAPCredentials: Sendable {
 
 /// A mailbox opened read-only (EXAMINE).
 public struct IMAPMailboxStatus: Sendable, Equatable {
+    /// The number that says the mailbox's UIDs still mean what they meant (RFC 9051 2.3.1.1).
     public var uidValidity: UInt32
     /// The UID the next message will get; every message now there has a lower one.
     public var uidNext: UInt32
+    /// Messages in the mailbox now (EXISTS).
     public var messages: Int
 }
 
 /// One message of a FETCH: its UID and what was asked for.
 public struct IMAPFetchedMessage: Sendable {
+    /// The message's UID in the mailbox.
     public var uid: UInt32
+    /// Its size in bytes (RFC822.SIZE), when asked for.
     public var size: Int?
     /// The message's bytes (`BODY.PEEK[]`), or its Message-ID header lines (`BODY.PEEK[HEADER.FIELDS (MESSAGE-ID)]`).
     public var body: [UInt8]?

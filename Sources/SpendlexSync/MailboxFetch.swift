@@ -6,8 +6,11 @@ import SpendlexStore
 
 /// What a fetch is asked to do.
 public struct MailboxFetchOptions: Sendable {
+    /// Which mailbox.
     public var url: IMAPMailboxURL
+    /// Certificates, plain text, timeouts.
     public var connection: IMAPConnectionOptions
+    /// The login.
     public var credentials: IMAPCredentials
     /// Only mail that arrived on or after this day (the server's arrival date, IMAP `SINCE`).
     public var since: DateComponents?
@@ -23,6 +26,7 @@ public struct MailboxFetchOptions: Sendable {
     /// The largest message downloaded; a larger one is an error, reported and not downloaded.
     public var maxMessageBytes = BatchOptions.defaultMaxMessageBytes
 
+    /// Options with the defaults above.
     public init(url: IMAPMailboxURL, connection: IMAPConnectionOptions, credentials: IMAPCredentials) {
         self.url = url
         self.connection = connection
@@ -54,9 +58,12 @@ public struct MailboxFetchReport: Sendable {
 
 /// Progress during a fetch, for a terminal line.
 public struct MailboxFetchProgress: Sendable {
+    /// Messages downloaded so far, of `toDownload`.
     public var downloaded: Int
     public var toDownload: Int
+    /// Their bytes.
     public var bytes: Int
+    /// Transactions parsed from them.
     public var transactions: Int
 }
 
@@ -91,6 +98,8 @@ public final class MailboxFetch {
     static let recordsPerWrite = 8_192
     static let secondsPerWrite = 2.0
 
+    /// A fetch that parses with `batch` (records asked for when there is a ledger) and stores
+    /// into `ledger` under `run`; `known`: the ledger's message ids.
     public init(engine: RuleEngine, batch: BatchParser, ledger: Ledger?, run: Int64?, known: Set<String>,
                 options: MailboxFetchOptions) {
         self.engine = engine

@@ -8,18 +8,25 @@ import SpendlexStore
 
 /// How one configured mailbox's sync went.
 public struct MailboxSyncResult: Sendable, Equatable {
+    /// The mailbox URL, without a password.
     public var mailbox: String
+    /// Bank messages the search found past the checkpoint.
     public var found = 0
+    /// Messages downloaded (those the ledger had are not).
     public var downloaded = 0
+    /// Transactions parsed.
     public var transactions = 0
+    /// Transactions stored, and of them linked as duplicates of earlier ones.
     public var stored = 0
     public var duplicates = 0
+    /// Times the connection was lost and the fetch resumed.
     public var reconnections = 0
     /// The highest UID looked at after the sync (where the next one starts).
     public var lastUID: UInt32?
     /// Why the sync of this mailbox failed; nil when it did not.
     public var error: String?
 
+    /// An empty result for a mailbox.
     public init(mailbox: String) { self.mailbox = mailbox }
 }
 
@@ -27,10 +34,12 @@ public struct MailboxSyncResult: Sendable, Equatable {
 /// one sync at a time: what the service's `POST /sync` and `serve --sync-every` run. The ledger
 /// keeps each mailbox's checkpoint, shared with `spendlex fetch`.
 public final class MailboxSyncer: Sendable {
+    /// The mailboxes it syncs, in order.
     public let mailboxes: [PersonConfig.Mailbox]
     private let running = Mutex(false)
     private let environment: [String: String]
 
+    /// A syncer of these mailboxes; passwords are looked up in `environment`.
     public init(mailboxes: [PersonConfig.Mailbox], environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.mailboxes = mailboxes
         self.environment = environment

@@ -36,6 +36,7 @@ public struct PersonConfig: Sendable {
         /// With imap://, go on in plain text when the server offers no STARTTLS.
         public var insecure = false
 
+        /// A mailbox with every other setting at its default.
         public init(url: String) { self.url = url }
     }
 

@@ -15,6 +15,7 @@ public struct MailboxCheckpoint: Sendable, Equatable {
     /// Messages fetched from the mailbox into the ledger, over every run.
     public var messages: Int
 
+    /// A checkpoint.
     public init(mailbox: String, uidValidity: UInt32, lastUID: UInt32, searchHash: String, messages: Int = 0) {
         self.mailbox = mailbox
         self.uidValidity = uidValidity
@@ -35,18 +36,6 @@ extension Ledger {
                                   lastUID: UInt32(truncatingIfNeeded: row[1] as Int64), searchHash: row[2],
                                   messages: row[3])
             }
-        }
-    }
-
-    /// Every mailbox fetched into this ledger, by URL.
-    public func checkpoints() throws -> [MailboxCheckpoint] {
-        try pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT mailbox, uid_validity, last_uid, search_hash, messages FROM imap_mailboxes ORDER BY mailbox")
-                .map { row in
-                    MailboxCheckpoint(mailbox: row[0], uidValidity: UInt32(truncatingIfNeeded: row[1] as Int64),
-                                      lastUID: UInt32(truncatingIfNeeded: row[2] as Int64), searchHash: row[3],
-                                      messages: row[4])
-                }
         }
     }
 
