@@ -118,19 +118,21 @@ struct Fetch: AsyncParsableCommand {
         let ledger = try store.map { path in
             do { return try Ledger(path: path) } catch { throw ValidationError("cannot open the ledger \(path): \(error)") }
         }
-        let known = try ledger?.processedMessageIDs() ?? []
-        var batchOptions = BatchOptions(jobs: jobs, recordMessages: ledger != nil, skipMessageIDs: known)
-        batchOptions.maxMessageBytes = maxMessageBytes
-        batchOptions.renderRows = printTransactions
-        let batch = BatchParser(engine: engine, writer: TransactionWriter(format: format), options: batchOptions)
         let showProgress = !quiet && isatty(STDERR_FILENO) == 1
         let progressLine = FetchProgressLine(enabled: showProgress)
         let sink = BatchSink(rows: out.write(bytes:), problem: { progressLine.clear(); Stderr.write($0 + "\n") })
-        batch.header(sink: sink)
+        sink.rows(Array(TransactionWriter(format: format).header.utf8))
         var failure: Error?
         var storedRuns: [Int64] = []
         for (mailbox, settings) in targets {
             do {
+                // The ledger's ids read again for each mailbox: one holding what another just
+                // stored (Gmail's INBOX and All Mail) downloads none of it.
+                let known = try ledger?.processedMessageIDs() ?? []
+                var batchOptions = BatchOptions(jobs: jobs, recordMessages: ledger != nil, skipMessageIDs: known)
+                batchOptions.maxMessageBytes = maxMessageBytes
+                batchOptions.renderRows = printTransactions
+                let batch = BatchParser(engine: engine, writer: TransactionWriter(format: format), options: batchOptions)
                 if let run = try await fetch(mailbox, settings: settings, engine: engine, batch: batch, ledger: ledger,
                                              known: known, sink: sink, progressLine: progressLine) {
                     storedRuns.append(run)

@@ -203,7 +203,7 @@ public struct BatchParser: Sendable {
     }
 
     /// Parses records that came from elsewhere than files (the messages of an IMAP fetch), in
-    /// order, with the run's jobs; no header row is written (call `header` once first). Every
+    /// order, with the run's jobs; no header row is written (the writer's `header`). Every
     /// item is accounted for as from a file: transaction, ignored, unmatched, skipped or error.
     public func run(items: [InputItem], sink: BatchSink) -> BatchSummary {
         var summary = BatchSummary()
@@ -240,12 +240,6 @@ public struct BatchParser: Sendable {
         }
         parallel.finish(deliver: deliver)
         return summary
-    }
-
-    /// The output format's header row (CSV's column names; nothing for JSON Lines), for runs
-    /// made of `run(items:sink:)` calls.
-    public func header(sink: BatchSink) {
-        sink.rows(Array(writer.header.utf8))
     }
 
     /// Parses a single message given on the command line.
