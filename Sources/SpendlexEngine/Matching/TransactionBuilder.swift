@@ -58,7 +58,16 @@ enum TransactionBuilder {
         }
         if currency == nil, let written = amount?.currency {
             currency = written
-            if amount?.certain == false { confidence.insert(.ambiguousCurrency) }
+            if amount?.certain == false {
+                // "$350.00 MXN": an ISO code written right after an amount whose symbol several
+                // currencies share names the currency, whatever the pattern captured.
+                if let code = Self.codeWritten(after: value(.amount), in: message.text),
+                   let reading = parser.amount.currencies.reading(of: code), reading.certain {
+                    currency = reading.code
+                } else {
+                    confidence.insert(.ambiguousCurrency)
+                }
+            }
         }
         currency = currency ?? defaults.currency
         if currency == nil && value(.currency) == nil { confidence.insert(.noCurrency) }
@@ -280,3 +289,18 @@ enum TransactionBuilder {
 
 /// A card number where a figure (a balance) was captured.
 private struct CardNumberAsFigure: Error {}
+
+extension TransactionBuilder {
+    /// Three capital letters right after the amount as written in the text (a space or two
+    /// between, then no letter): `"$350.00"` in `"por $350.00 MXN en"` gives `MXN`.
+    static func codeWritten(after amount: String?, in text: String) -> String? {
+        guard let amount, !amount.isEmpty, let found = text.range(of: amount) else { return nil }
+        var rest = text[found.upperBound...].unicodeScalars.drop { $0 == " " || $0 == "\u{A0}" }
+        guard text[found.upperBound...].unicodeScalars.count - rest.count <= 2 else { return nil }
+        let code = rest.prefix(3)
+        guard code.count == 3, code.allSatisfy({ $0.value >= 0x41 && $0.value <= 0x5A }) else { return nil }
+        rest = rest.dropFirst(3)
+        if let next = rest.first, next.properties.isAlphabetic { return nil }
+        return String(String.UnicodeScalarView(code))
+    }
+}
