@@ -86,7 +86,7 @@ struct Fetch: AsyncParsableCommand {
     var quiet = false
 
     func validate() throws {
-        if let since, Self.day(since) == nil { throw ValidationError("--since '\(since)' is not a day such as 2026-02-01") }
+        if let since, PersonConfig.Mailbox.day(since) == nil { throw ValidationError("--since '\(since)' is not a day such as 2026-02-01") }
         if timeout <= 0 { throw ValidationError("--timeout must be positive") }
         if retries < 0 { throw ValidationError("--retries must not be negative") }
         if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
@@ -171,7 +171,7 @@ struct Fetch: AsyncParsableCommand {
         var options = MailboxFetchOptions(url: mailbox, connection: IMAPConnectionOptions(
             caFile: caFile ?? settings?.caFile, allowPlainText: insecure || settings?.insecure == true, timeout: timeout),
                                           credentials: credentials)
-        options.since = since.flatMap(Self.day) ?? settings?.since
+        options.since = since.flatMap(PersonConfig.Mailbox.day) ?? settings?.since
         options.allSenders = allSenders || settings?.allSenders == true
         options.retries = retries
         options.maxMessageBytes = maxMessageBytes
@@ -221,13 +221,6 @@ struct Fetch: AsyncParsableCommand {
         case .authenticationFailed: return ExitCode(77)
         case .mailbox: return ExitCode(66)
         }
-    }
-
-    static func day(_ text: String) -> DateComponents? {
-        let parts = text.split(separator: "-")
-        guard parts.count == 3, let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
-              parts[0].count == 4, (1...12).contains(month), (1...31).contains(day) else { return nil }
-        return DateComponents(year: year, month: month, day: day)
     }
 
     /// Asks for the password on the terminal, without echo.

@@ -65,9 +65,8 @@ public enum PersonConfigReader {
             mailbox.oauth2Command = value("oauth2_command").flatMap { reader.string($0, key: "oauth2_command")?.value }
             mailbox.caFile = value("ca_file").flatMap { reader.string($0, key: "ca_file")?.value }
             if let node = value("since"), let text = reader.string(node, key: "since") {
-                let parts = text.value.split(separator: "-").compactMap { Int($0) }
-                if parts.count == 3, (1...12).contains(parts[1]), (1...31).contains(parts[2]) {
-                    mailbox.since = DateComponents(year: parts[0], month: parts[1], day: parts[2])
+                if let day = PersonConfig.Mailbox.day(text.value) {
+                    mailbox.since = day
                 } else {
                     reader.report(.invalidValue(text.value, for: "since", allowed: "a day as YYYY-MM-DD", at: text.location))
                 }

@@ -36,6 +36,14 @@ public struct PersonConfig: Sendable {
         /// With imap://, go on in plain text when the server offers no STARTTLS.
         public var insecure = false
 
+        /// A day written `YYYY-MM-DD` (`since:`, `fetch --since`), nil when it is not one.
+        public static func day(_ text: String) -> DateComponents? {
+            let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+            guard parts.count == 3, parts[0].count == 4, let year = Int(parts[0]), let month = Int(parts[1]),
+                  let day = Int(parts[2]), (1...12).contains(month), (1...31).contains(day) else { return nil }
+            return DateComponents(year: year, month: month, day: day)
+        }
+
         /// A mailbox with every other setting at its default.
         public init(url: String) { self.url = url }
     }
