@@ -5,7 +5,7 @@ import Testing
 /// A real Dovecot (Debian's dovecot-imapd, installed by `scripts/dev deps`) on loopback, with a
 /// self-signed certificate, IMAPS and STARTTLS listeners, one user and a Maildir; started for a
 /// test and stopped after it.
-final class Dovecot {
+final class Dovecot: @unchecked Sendable {  // its state is set in init; Process is safe to signal
     let folder: URL
     let imapsPort: Int
     let imapPort: Int
@@ -139,6 +139,13 @@ final class Dovecot {
             master.waitUntilExit()
         }
         try? FileManager.default.removeItem(at: folder)
+    }
+}
+
+/// Runs blocking work on a thread of its own and awaits it, leaving the concurrency pool free.
+func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try body() }) }.start()
     }
 }
 
@@ -364,9 +371,11 @@ struct IMAPEndToEndTests {
 
     @Test("POST /sync and serve --sync-every fetch the mailboxes of spendlex.yaml, sharing checkpoints with spendlex fetch")
     func service() async throws {
-        let dovecot = try Dovecot()
+        // Blocking work (processes, files) on threads of its own, never on the concurrency pool
+        // the other async tests share: a blocked pool thread starved them.
+        let dovecot = try await offPool { try Dovecot() }
         defer { dovecot.stop() }
-        let corpus = try Self.fill(dovecot, count: 400, seed: 5, unrelated: 10, tag: "a")
+        let corpus = try await offPool { try Self.fill(dovecot, count: 400, seed: 5, unrelated: 10, tag: "a") }
         let person = dovecot.folder.appendingPathComponent("person")
         try FileManager.default.createDirectory(at: person, withIntermediateDirectories: true)
         let store = person.appendingPathComponent("ledger.sqlite").path
@@ -401,13 +410,15 @@ struct IMAPEndToEndTests {
         }
         // The command line, without a URL, fetches the same mailboxes from the same checkpoints;
         // what the first stores, the second does not download.
-        let later = try Self.fill(dovecot, count: 50, seed: 13, unrelated: 3, tag: "b")
-        let fetched = try run(spendlexBinary, ["fetch", "--store", store] + Self.rules, in: repositoryRoot, environment: environment)
+        let later = try await offPool { try Self.fill(dovecot, count: 50, seed: 13, unrelated: 3, tag: "b") }
+        let fetched = try await offPool {
+            try run(spendlexBinary, ["fetch", "--store", store] + Self.rules, in: repositoryRoot, environment: environment)
+        }
         #expect(fetched.status == 0, "\(fetched.stderr)")
         #expect(Self.allFoundAndDownloaded(fetched.stderr) == [[later.bank, later.bank], [later.bank, 0]], "\(fetched.stderr)")
 
         // --sync-every: mail that arrives is fetched without being asked.
-        let more = try Self.fill(dovecot, count: 50, seed: 17, unrelated: 3, tag: "c")
+        let more = try await offPool { try Self.fill(dovecot, count: 50, seed: 17, unrelated: 3, tag: "c") }
         let server = try ServiceLedgerEndToEndTests.Server(store: store, arguments: Self.rules + ["--sync-every", "1s"],
                                                            environment: environment)
         defer { server.stop() }
