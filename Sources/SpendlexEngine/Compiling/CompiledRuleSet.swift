@@ -264,6 +264,9 @@ final class CompiledFieldLayer: Sendable {
     /// Roles other than the amount, each with the pattern of the words just before such a mention.
     let roles: [(name: String, pattern: Pattern)]
 
+    /// Advice to the reader ("Never share your OTP"), set aside when ignore rules read a message.
+    let advice: [Pattern]
+
     /// One finder: its pattern, the group that holds the value (0: all of it), and the countries
     /// whose banks' messages it reads (empty: every country's).
     struct Finder: Sendable {
@@ -280,7 +283,8 @@ final class CompiledFieldLayer: Sendable {
     init(finders: [(field: FieldName, patterns: [Finder])],
          channels: NamedAlternation<String>?, roles: [(name: String, pattern: Pattern)] = [],
          kinds: NamedAlternation<TransactionKind>? = nil, cardKinds: NamedAlternation<CardKind>? = nil,
-         cardKindsOtherScripts: NamedAlternation<CardKind>? = nil) {
+         cardKindsOtherScripts: NamedAlternation<CardKind>? = nil, advice: [Pattern] = []) {
+        self.advice = advice
         self.kinds = kinds
         self.cardKinds = cardKinds
         self.cardKindsOtherScripts = cardKindsOtherScripts
@@ -290,6 +294,27 @@ final class CompiledFieldLayer: Sendable {
         var fields = Set(finders.map(\.field))
         if channels != nil { fields.insert(.channel) }
         self.fields = fields
+    }
+
+    /// The text with what the advice patterns match blanked out (spaces, byte for byte, so that
+    /// the rest keeps its offsets); nil when the text holds no advice. A match limit finds none.
+    func withoutAdvice(_ text: String, scratch: MatchScratch) -> String? {
+        var spans: [Range<Int>] = []
+        let length = text.utf8.count
+        for pattern in advice {
+            var from = 0
+            while from < length, let range = try? pattern.firstRange(in: text, from: from, upTo: length, scratch: scratch),
+                  !range.isEmpty {
+                spans.append(range)
+                from = range.upperBound
+            }
+        }
+        guard !spans.isEmpty else { return nil }
+        var bytes = Array(text.utf8)
+        for span in spans {
+            for index in span { bytes[index] = UInt8(ascii: " ") }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// How far past the end of a one-pattern parser's match the layer looks, in bytes. Its match

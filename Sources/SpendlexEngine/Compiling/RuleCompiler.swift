@@ -168,8 +168,9 @@ public enum RuleCompiler {
         let roles = layer.roles.compactMap { role -> (name: String, pattern: Pattern)? in
             compilePattern(role.pattern, expander: &expander, diagnostics: &diagnostics).map { (role.name, $0.pattern) }
         }
+        let advice = layer.advice.compactMap { compilePattern($0, expander: &expander, diagnostics: &diagnostics)?.pattern }
         return CompiledFieldLayer(finders: finders, channels: channels, roles: roles, kinds: kinds, cardKinds: cardKinds,
-                                  cardKindsOtherScripts: cardKindsOtherScripts)
+                                  cardKindsOtherScripts: cardKindsOtherScripts, advice: advice)
     }
 
     /// A country profile's cues: sender shapes and dialling prefixes, and the pattern text of what in a

@@ -198,7 +198,7 @@ extension RuleEngine.Worker {
         let filtered = (routedBySender || bank.isFallback) && message.subject.map { subject in
             !bank.subjects.isEmpty && !bank.subjects.contains { (try? $0.matches(subject, scratch: scratch)) == true }
         } == true
-        let ignoredBy = bank.ignoringRule(message.text, scratch: scratch)
+        let ignoredBy = ignoringRule(of: bank, in: message.text)
         let parsers = bank.parsers.map { parser in (parser.id, result(of: parser, on: message)) }
         return .init(bank: bank.id, subjectFiltered: filtered, ignoredBy: ignoredBy, parsers: parsers)
     }

@@ -138,7 +138,7 @@ public struct RuleEngine: Sendable {
                 let parser = bank.parsers[format.parser]
                 guard case .success(var raw?) = extract(parser, from: message.text),
                       raw[.amount] != nil || parser.constants[.amount] != nil,
-                      bank.ignoringRule(message.text, scratch: scratch) == nil else { continue }
+                      ignoringRule(of: bank, in: message.text) == nil else { continue }
                 fillFromLayer(&raw, parser: parser, text: message.text)
                 var doubts = doubts
                 doubts.insert(.anotherBanksFormat)
@@ -316,6 +316,23 @@ public struct RuleEngine: Sendable {
             return Route(banks: detected + undetectable, bySender: false, detected: detected)
         }
 
+        /// The id of `bank`'s ignore rule that ignores `text`, advice to the reader set aside (the
+        /// field layer's `advice`): an alert whose safety footer says "Never share your card
+        /// number, CVV, PIN, OTP with anyone" is no OTP message. Advice is looked for only once a
+        /// rule matched the whole text, which most messages' do not.
+        func ignoringRule(of bank: CompiledBank, in text: String, screened: [Int] = []) -> String? {
+            guard let id = bank.ignoringRule(text, scratch: scratch, screened: screened) else { return nil }
+            guard let layer = rules.fieldLayer, !layer.advice.isEmpty else { return id }
+            // Once per message: a bank's rules and then the fallback's may both ask (a cached text
+            // is the same string, compared by its storage first).
+            if unadvised?.text != text { unadvised = (text, layer.withoutAdvice(text, scratch: scratch)) }
+            guard let withoutAdvice = unadvised?.withoutAdvice else { return id }
+            return bank.ignoringRule(withoutAdvice, scratch: scratch)
+        }
+
+        /// The last text `ignoringRule(of:in:)` set advice aside in, and the result.
+        private var unadvised: (text: String, withoutAdvice: String?)?
+
         /// One bank's pipeline: subject filter, ignore rules, parsers. nil when nothing matched.
         /// `owner` is the bank the transaction is recorded for (the bank itself, or the bank a
         /// fallback file reads on behalf of): its id and normalization defaults are used.
@@ -335,7 +352,7 @@ public struct RuleEngine: Sendable {
             } else {
                 bank.screen.screen(message.text, into: &bankScreened)
             }
-            if let id = bank.ignoringRule(message.text, scratch: scratch, screened: bankScreened) {
+            if let id = ignoringRule(of: bank, in: message.text, screened: bankScreened) {
                 return .ignored(rule: id, bank: bank.id)
             }
             guard recognizingFormats else { return runParsers(message, bank: bank, source: source, as: owner, doubts: doubts) }

@@ -3,7 +3,7 @@ import Yams
 /// Reads the field layer file. The accepted keys are listed here and in
 /// `grammars/spendlex-rules.schema.json`; keep the two in step.
 enum FieldLayerFileReader {
-    static let keys = ["field_layer", "description", "finders", "channels", "roles", "kinds", "card_kinds"]
+    static let keys = ["field_layer", "description", "finders", "channels", "roles", "kinds", "card_kinds", "advice"]
     /// Fields the layer may find: those a message states whatever its format.
     static let layerFields: [FieldName] = [.balance, .reference, .last4, .account, .card]
 
@@ -61,6 +61,8 @@ enum FieldLayerFileReader {
                         layer.cardKinds.append((Located(kind, at: name.location), pattern, otherScripts: index > 0))
                     }
                 }
+            case "advice":
+                layer.advice = reader.list(node, key: "advice").compactMap { reader.pattern($0, key: "advice") }
             case "channels":
                 for (channel, patternNode) in reader.namedEntries(of: node, key: "channels", expected: "channel names to patterns") ?? [] {
                     guard let pattern = reader.pattern(patternNode, key: channel.value) else { continue }

@@ -23,6 +23,10 @@ public struct FieldLayer: Sendable {
     /// a pattern that matches the words just before such a mention (anchored at their end): a
     /// per-field parser's amount is the first mention with none of these roles.
     public var roles: [(name: String, pattern: PatternText)] = []
+    /// Advice to the reader ("Never share your OTP, PIN or CVV with anyone"): what each pattern
+    /// matches is set aside when ignore rules read a message, so that an alert's safety footer
+    /// naming the OTP does not make the alert an OTP message.
+    public var advice: [PatternText] = []
     /// Where the file starts.
     public var location: SourceLocation
 
