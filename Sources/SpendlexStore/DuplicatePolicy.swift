@@ -16,6 +16,10 @@ import SpendlexEngine
 ///
 /// Two messages over the *same* channel with no common reference are never merged by
 /// layer 3: two identical coffees an hour apart, two SMS about two real transfers.
+///
+/// The Spark job (`scripts/spark/spendlex_spark.py`, `find_duplicate` and `link_component`)
+/// links duplicates downstream by these same rules, in Python: change them here and there
+/// together; `scripts/spark/equality_test.py` (in `.ci/run`) fails when the two disagree.
 public struct DuplicatePolicy: Sendable {
     /// How far apart two alerts about one transaction may arrive (SMS vs email vs push).
     public var alertWindow: TimeInterval
@@ -27,6 +31,12 @@ public struct DuplicatePolicy: Sendable {
     public init(alertWindow: TimeInterval = 15 * 60, statementWindowDays: Int = 3) {
         self.alertWindow = alertWindow
         self.statementWindowDays = statementWindowDays
+    }
+
+    /// A transaction's duplicate keys, as the ledger computes them when it stores it.
+    public static func keys(of t: Transaction) -> DuplicateKeys {
+        let amount = canonicalAmount(t)
+        return DuplicateKeys(content: contentKey(t, amount: amount), amount: amount, fieldCount: fieldCount(t))
     }
 
     /// The content key of layer 2, readable so that `duplicate_reason` can show it; `amount` is

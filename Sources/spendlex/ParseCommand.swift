@@ -77,6 +77,10 @@ struct Parse: ParsableCommand {
         valueName: "file"))
     var store: String?
 
+    @Flag(name: .long, help: ArgumentHelp(
+        "One JSON line per input message instead of transactions: how it ended (transaction, ignored, unmatched, error) and why, its transaction, and the transaction's duplicate keys. No ledger: a stage of a distributed job (scripts/spark/spendlex_spark.py) links duplicates downstream."))
+    var accounting = false
+
     @Flag(name: .long, help: "With --store: parse messages already in the ledger again and update their records (user categories kept).")
     var reprocess = false
 
@@ -120,6 +124,8 @@ struct Parse: ParsableCommand {
         }
         if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         if reprocess && store == nil { throw ValidationError("--reprocess needs --store FILE") }
+        if accounting && store != nil { throw ValidationError("--accounting writes records for a job to store; give it no --store") }
+        if accounting && format != .jsonl { throw ValidationError("--accounting writes JSON Lines; give no other --format") }
         if duplicateWindow < 0 { throw ValidationError("--duplicate-window must not be negative") }
         if maxMessageBytes < 1 { throw ValidationError("--max-message-bytes must be at least 1") }
         if maxMIMEDepth < 1 { throw ValidationError("--max-mime-depth must be at least 1") }
@@ -130,8 +136,9 @@ struct Parse: ParsableCommand {
         defer { if PatternProfile.isOn { FileHandle.standardError.write(Data(PatternProfile.report().utf8)) } }
         let engine = try rules.engine(ledger: store)
         // With a ledger, transactions go to it; they are also printed only when asked (-o or --format).
-        let printTransactions = store == nil || output != nil || format != .jsonl
-        let out = printTransactions ? try OutputStream(path: output) : OutputStream.discarding()
+        // With --accounting, records take the transactions' place.
+        let printTransactions = (store == nil || output != nil || format != .jsonl) && !accounting
+        let out = printTransactions || accounting ? try OutputStream(path: output) : OutputStream.discarding()
         let unmatchedOut = try unmatched.map { try OutputStream(path: $0) }
         let ledger = try store.map { path in
             do { return try Ledger(path: path, duplicates: DuplicatePolicy(alertWindow: duplicateWindow * 60)) } catch {
@@ -139,7 +146,7 @@ struct Parse: ParsableCommand {
             }
         }
         let known = reprocess ? [] : try ledger?.processedMessageIDs() ?? []
-        var options = batchOptions(reportUnmatched: unmatchedOut != nil, recordMessages: ledger != nil,
+        var options = batchOptions(reportUnmatched: unmatchedOut != nil, recordMessages: ledger != nil || accounting,
                                    skipMessageIDs: known)
         options.renderRows = printTransactions
         let batch = BatchParser(engine: engine, writer: TransactionWriter(format: format), options: options)
@@ -164,7 +171,10 @@ struct Parse: ParsableCommand {
         let sink = BatchSink(
             rows: out.write(bytes:), problem: { progress.clear(); Stderr.write($0 + "\n") },
             unmatched: { unmatchedOut?.write($0) }, progress: progress.show,
-            records: { intake?.submit($0) })
+            records: { records in
+                intake?.submit(records)
+                if accounting { out.write(bytes: Self.accountingLines(records)) }
+            })
         func finishIntake() {
             if let (counts, error) = intake?.finish() { (stored, storeError) = (counts, error) }
         }
@@ -235,6 +245,18 @@ struct Parse: ParsableCommand {
 }
 
 extension Parse {
+    /// `--accounting`'s lines for a batch of records: each with its transaction's duplicate keys,
+    /// computed as the ledger computes them.
+    static func accountingLines(_ records: [MessageRecord]) -> [UInt8] {
+        let writer = TransactionWriter(format: .jsonl)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(records.count * 900)
+        for record in records {
+            writer.appendAccountingLine(record, keys: record.transaction.map(DuplicatePolicy.keys(of:)), to: &bytes)
+        }
+        return bytes
+    }
+
     /// The inputs' total size when every one is a regular file, for the progress ETA.
     static func totalSize(of inputs: [String]) -> Int? {
         var total = 0

@@ -162,6 +162,8 @@ struct Suggest: ParsableCommand {
             }
             switch JSONLinesMessageReader.record(from: bytes[...], file: file, line: line) {
             case .message(let message): messages.append(message)
+            case .email(let email):
+                Stderr.write("\(email.file):\(email.offset): note: a whole e-mail ('raw'): run spendlex parse --unmatched on it, and suggest on what that writes\n")
             case .malformed(let file, let offset, let reason): Stderr.write("\(file):\(offset): error: \(reason)\n")
             }
         }

@@ -88,3 +88,50 @@ struct JSONLinesMessageReaderTests {
         #expect(throws: InputError.self) { try readJSONLines("/no/such/file.jsonl") }
     }
 }
+
+/// `raw`: a whole e-mail in a line, as Gmail's API gives it or a job that split a mailbox
+/// upstream does, with where it was read.
+@Suite("JSON Lines messages holding whole e-mails")
+struct JSONLinesRawEmailTests {
+    static let email = "From: Bank <alerts@bank.example>\r\nMessage-ID: <m1@bank.example>\r\nSubject: Alert\r\n\r\nRs 500 debited\r\n"
+
+    @Test("raw is base64, standard or URL-safe, padded or not; file and offset say where it was read")
+    func rawEmails() throws {
+        let bytes = Array(Self.email.utf8)
+        let standard = Data(bytes).base64EncodedString()
+        let urlSafe = standard.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+        let path = try temporaryFile("""
+            {"raw": "\(standard)", "file": "hdfs://mail/2026.mbox", "offset": 123456}
+            {"raw": "\(urlSafe)"}
+            """)
+        let emails = try readJSONLines(path).compactMap { if case .email(let e) = $0 { e } else { nil } }
+        #expect(emails.count == 2)
+        #expect(emails.allSatisfy { $0.bytes == bytes })
+        #expect(emails[0].file == "hdfs://mail/2026.mbox" && emails[0].offset == 123456)
+        #expect(emails[1].file == path && emails[1].offset == 2)
+    }
+
+    @Test("a raw that is no base64, or empty, is a malformed line with why")
+    func badRaw() throws {
+        let path = try temporaryFile("""
+            {"raw": "!!!"}
+            {"raw": ""}
+            {"raw": 12}
+            """)
+        let reasons = try readJSONLines(path).compactMap { if case .malformed(_, _, let why) = $0 { why } else { nil } }
+        #expect(reasons == ["line 1: 'raw' is not a base64 e-mail", "line 2: 'raw' is not a base64 e-mail",
+                            "line 3: 'raw' is not a base64 e-mail"])
+    }
+
+    @Test("a text message takes its file and offset from the line when given; a negative offset is not one")
+    func provenanceOfTextMessages() throws {
+        let path = try temporaryFile("""
+            {"id": "a", "text": "one", "file": "s3a://bucket/sms.jsonl", "offset": 77}
+            {"id": "b", "text": "two", "offset": -5}
+            """)
+        let messages = try readJSONLines(path).compactMap { if case .message(let m) = $0 { m } else { nil } }
+        #expect(messages.map(\.file) == ["s3a://bucket/sms.jsonl", path])
+        #expect(messages.map(\.offset) == [77, 2])
+    }
+}

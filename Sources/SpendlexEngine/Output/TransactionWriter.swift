@@ -115,6 +115,44 @@ public struct TransactionWriter: Sendable {
         json.finish(into: &out)
     }
 
+    /// A message's accounting record as one JSON line (`spendlex parse --accounting`, the filter a
+    /// distributed job runs): how the message ended and why, its transaction when it made one (the
+    /// object `jsonLine` writes), and the transaction's duplicate keys, so that duplicates can be
+    /// linked downstream as the ledger links them.
+    public func appendAccountingLine(_ record: MessageRecord, keys: DuplicateKeys?, to out: inout [UInt8]) {
+        var transaction: [UInt8]?
+        if let t = record.transaction {
+            var line: [UInt8] = []
+            appendJSONLine(t, to: &line)
+            line.removeLast()
+            transaction = line
+        }
+        var json = JSONObjectWriter()
+        json.object("message") { message in
+            message.field("id", record.id)
+            message.field("file", record.file)
+            message.field("offset", record.offset)
+            message.field("channel", record.channel.rawValue)
+            message.field("sender", record.sender)
+            message.timestampField("received_at", record.receivedAt)
+            message.field("status", record.status.rawValue)
+            message.field("rule", record.rule)
+            message.field("reason", record.reason.map(CardNumberMasker.mask))
+        }
+        json.rawField("transaction", transaction)
+        if let keys {
+            json.object("duplicate_keys") { object in
+                object.field("content", keys.content)
+                object.field("amount", keys.amount)
+                object.field("field_count", keys.fieldCount)
+            }
+        } else {
+            json.rawField("duplicate_keys", nil)
+        }
+        json.finish(into: &out)
+        out.append(UInt8(ascii: "\n"))
+    }
+
     /// A message no parser covered, as one JSON line for rule authors: where it is, who
     /// sent it, why it is reported, and its text (card numbers masked).
     public static func unmatchedLine(_ message: Message, reason: String) -> String {
@@ -418,6 +456,13 @@ struct JSONObjectWriter {
 
     private mutating func appendNull() {
         out.append(contentsOf: "null")
+    }
+
+    /// `"name":` then `json`, a JSON value written already (an object, or null when nil).
+    mutating func rawField(_ name: StaticString, _ json: [UInt8]?) {
+        key(name)
+        guard let json else { return appendNull() }
+        json.withUnsafeBufferPointer { out.append($0) }
     }
 
     private static let hexDigits: StaticString = "0123456789abcdef"

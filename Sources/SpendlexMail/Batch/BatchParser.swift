@@ -312,6 +312,9 @@ public struct BatchParser: Sendable {
             case .message(let message):
                 if options.skipMessageIDs.contains(message.id) { return WorkItem(kind: .settled(.skipped)) }
                 return WorkItem(kind: .message(message), size: bytes.count)
+            case .email(let email):
+                // A whole e-mail in the line (`raw`): read as one from a mailbox is.
+                return workItem(for: .email(email), router: router)
             case .malformed(let file, let offset, let reason):
                 if options.skipMessageIDs.contains("\(file):\(offset)") { return WorkItem(kind: .settled(.skipped)) }
                 return settled(.error("\(file):\(offset): error: \(reason)"), MessageRecord(
