@@ -27,7 +27,8 @@ How it runs:
    components are found by label propagation (a few keyed reduces), and each component is
    linked in input order, as the ledger would have inserted it.
 4. Out: the transactions (JSON Lines or Parquet, in input order, with `duplicate_of` the primary's
-   message id and `duplicate_reason`) and `accounting.json`, the totals.
+   message id and `duplicate_reason`) and the totals: `accounting.json` (`accounting/` as a text
+   part when the output is a URI).
 
 The order that decides which alert came first is the inputs' order as given, then each file's
 messages in order (a Maildir: cur/ then new/, names sorted), as `spendlex parse` reads them.
@@ -592,8 +593,10 @@ def main():
     out = with_kinds.leftOuterJoin(links, partitions).map(lambda item: (item[0], ((item[1][0][0], item[1][1]), item[1][0][1]))) \
         .map(finish).sortByKey(numPartitions=partitions).map(lambda item: json.dumps(item[1], ensure_ascii=False))
 
-    os.makedirs(args.output, exist_ok=True) if "://" not in args.output else None
-    target = os.path.join(args.output, "transactions")
+    remote = "://" in args.output
+    if not remote:
+        os.makedirs(args.output, exist_ok=True)
+    target = args.output.rstrip("/") + "/transactions"
     if args.format == "jsonl":
         out.saveAsTextFile(target)
     else:
@@ -609,9 +612,12 @@ def main():
         "errors": counts.get("error", 0),
         "duplicates": linked,
     }
-    with open(os.path.join(args.output, "accounting.json"), "w") as f:
-        json.dump(accounting, f, indent=2)
-        f.write("\n")
+    if remote:  # beside the transactions, as one text part Spark writes
+        sc.parallelize([json.dumps(accounting)], 1).saveAsTextFile(args.output.rstrip("/") + "/accounting")
+    else:
+        with open(os.path.join(args.output, "accounting.json"), "w") as f:
+            json.dump(accounting, f, indent=2)
+            f.write("\n")
     print(json.dumps(accounting), file=sys.stderr)
     spark.stop()
 
