@@ -16,13 +16,8 @@ extension EndToEnd {
 
         @Test("one record per message, as the summary counts them; a transaction's record holds its duplicate keys")
         func oneRecordPerMessage() throws {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("spendlex-accounting-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let (folder, mbox) = try generateReferenceCorpus(count: 400, seed: 3)
             defer { try? FileManager.default.removeItem(at: folder) }
-            let mbox = folder.appendingPathComponent("mail.mbox").path
-            let generated = try run(URL(fileURLWithPath: "/usr/bin/env"),
-                                    ["python3", try referenceCorpusGenerator().path, "400", mbox, "3"], in: folder)
-            try #require(generated.status == 0, "gen_mbox.py failed: \(generated.stderr)")
 
             let accounted = try spendlex(["parse", mbox, "--accounting"])
             #expect(accounted.status == 0, "\(accounted.stderr)")

@@ -11,6 +11,21 @@ func referenceCorpusGenerator() throws -> URL {
                         "gen_mbox.py not found at \(candidates.map(\.path))")
 }
 
+/// `count` reference-corpus mails (gen_mbox.py, seed `seed`) as `corpus.mbox` in a new temporary
+/// folder, with their labels beside (`corpus.mbox.labels.tsv`); the caller removes the folder.
+func generateReferenceCorpus(count: Int, seed: Int) throws -> (folder: URL, mbox: String) {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("spendlex-corpus-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let mbox = folder.appendingPathComponent("corpus.mbox").path
+    let generated = try run(URL(fileURLWithPath: "/usr/bin/env"),
+                            ["python3", try referenceCorpusGenerator().path, "\(count)", mbox, "\(seed)"], in: folder)
+    guard generated.status == 0 else {
+        try? FileManager.default.removeItem(at: folder)
+        throw TestFailure("gen_mbox.py failed: \(generated.stderr)")
+    }
+    return (folder, mbox)
+}
+
 /// `shared/conformance/india-sms.jsonl`, the conformance corpus (71 SMS of 11 Indian banks and
 /// card issuers, with their expected fields): beside the repository, at /work/shared, or where
 /// SPENDLEX_CONFORMANCE says.

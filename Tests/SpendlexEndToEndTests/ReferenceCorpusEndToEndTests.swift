@@ -12,13 +12,8 @@ extension EndToEnd {
     struct ReferenceCorpusEndToEndTests {
         @Test("every labelled alert of 1,500 reference mails is a transaction with its amount; no other mail is one")
         func bundledRulesReadTheReferenceCorpus() throws {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("spendlex-reference-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let (folder, mbox) = try generateReferenceCorpus(count: 1500, seed: 11)
             defer { try? FileManager.default.removeItem(at: folder) }
-            let mbox = folder.appendingPathComponent("corpus.mbox").path
-            let generated = try run(URL(fileURLWithPath: "/usr/bin/env"),
-                                    ["python3", try referenceCorpusGenerator().path, "1500", mbox, "11"], in: folder)
-            try #require(generated.status == 0, "gen_mbox.py failed: \(generated.stderr)")
 
             let parsed = try spendlex(["parse", mbox, "--quiet"])
             #expect(parsed.status == 0, "\(parsed.stderr)")
