@@ -148,12 +148,10 @@ def on_spark(binary, shards, maildir, folder, cores):
                     "--master", f"local[{cores}]"], check=True, cwd=ROOT)
     seconds = time.time() - started
     transactions = {}
-    order = []
     for part in sorted(glob.glob(os.path.join(out, "transactions", "part-*"))):
         for line in open(part, encoding="utf-8"):
             row = json.loads(line)
             transactions[row["source"]["id"]] = row
-            order.append(row["source"]["id"])
     accounting = json.load(open(os.path.join(out, "accounting.json")))
     return transactions, accounting, seconds
 

@@ -92,35 +92,31 @@ QUOTED_FROM = re.compile(rb"^>(>*From )", re.M)
 BLANK = b" \t\r\n"
 
 
+def line_at(data, at):
+    """The line starting at `at`, without its line feed, and where the next one starts."""
+    end = data.find(b"\n", at)
+    return (data[at:], len(data)) if end < 0 else (data[at:end], end + 1)
+
+
 def mbox_messages(data):
-    """(offset, RFC 5322 bytes) of each message of an mbox, or (offset, None, reason) for a
-    record that is none, as Spendlex's mbox reader splits it."""
-    start = 3 if data.startswith(b"\xef\xbb\xbf") else 0
-    first = start
+    """(offset, RFC 5322 bytes, None) for each message of an mbox, or (offset, None, reason) for
+    a record that is none, as Spendlex's mbox reader splits it."""
+    first = 3 if data.startswith(b"\xef\xbb\xbf") else 0
     while first < len(data) and data[first] in BLANK:
         first += 1
     separators = []
     if data.startswith(b"From ", first):
-        separators.append(first)
+        separators.append(first)  # the file's first From line starts a message, whatever its shape
     elif first < len(data):
-        match = None
-        for match in FROM_AT_LINE_START.finditer(data, first):
-            break
         yield (0, None, "text before the first From line of the mbox")
-        if match is None:
-            return
     for match in FROM_AT_LINE_START.finditer(data, first + 1):
         at = match.start()
-        end = data.find(b"\n", at)
-        line = data[at:end if end >= 0 else len(data)]
+        line, next_start = line_at(data, at)
         if not is_from_line(line):
             continue
         after_empty = data[at - 2:at] == b"\n\n" or data[at - 3:at] == b"\n\r\n"
-        next_line = data[end + 1:data.find(b"\n", end + 1) if end >= 0 else len(data)] if end >= 0 else b""
-        if after_empty or HEADER_LINE.match(next_line):
+        if after_empty or HEADER_LINE.match(line_at(data, next_start)[0]):
             separators.append(at)
-    if not separators:
-        return
     for index, record in enumerate(separators):
         stop = separators[index + 1] if index + 1 < len(separators) else len(data)
         line_end = data.find(b"\n", record, stop)
@@ -128,6 +124,7 @@ def mbox_messages(data):
             yield (record, None, "From line with no message after it")
             continue
         body_start = line_end + 1
+        # The empty line the mbox writer put before the next From line is not the message's.
         end = stop
         if end - body_start >= 2 and data[end - 1] == 0x0A:
             if data[end - 2] == 0x0A:
@@ -195,7 +192,7 @@ def list_inputs(sc, paths):
     jvm = sc._jvm
     conf = sc._jsc.hadoopConfiguration()
 
-    def status(path):
+    def file_system_and_path(path):
         hpath = jvm.org.apache.hadoop.fs.Path(path)
         return hpath.getFileSystem(conf), hpath
 
@@ -221,7 +218,7 @@ def list_inputs(sc, paths):
                               if os.path.isfile(os.path.join(folder, name))]
             inputs.append(("maildir", files))
             continue
-        fs, hpath = status(path)
+        fs, hpath = file_system_and_path(path)
         if not fs.exists(hpath):
             raise SystemExit(f"error: {path}: no such file or folder")
         if fs.getFileStatus(hpath).isDirectory():

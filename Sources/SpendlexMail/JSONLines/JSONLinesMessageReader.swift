@@ -64,17 +64,18 @@ public enum JSONLinesMessageReader {
                                 channel: channel, file: place.file, offset: place.offset))
     }
 
-    /// Base64 in the standard or the URL-safe alphabet, padded or not; nil when it is neither.
+    /// Base64 in the standard or the URL-safe alphabet, padded or not, line breaks allowed (the
+    /// MIME decoder's rules); nil when a character is outside both alphabets.
     static func decodeBase64(_ text: String) -> [UInt8]? {
-        var standard = String(text.unicodeScalars.map { scalar -> Character in
-            switch scalar {
-            case "-": "+"
-            case "_": "/"
-            default: Character(scalar)
+        var encoded = Array(text.utf8)
+        for index in encoded.indices {
+            switch encoded[index] {
+            case UInt8(ascii: "-"): encoded[index] = UInt8(ascii: "+")
+            case UInt8(ascii: "_"): encoded[index] = UInt8(ascii: "/")
+            default: break
             }
-        })
-        standard.removeAll { $0 == "\n" || $0 == "\r" }
-        if standard.count % 4 != 0 { standard += String(repeating: "=", count: 4 - standard.count % 4) }
-        return Data(base64Encoded: standard).map { [UInt8]($0) }
+        }
+        let (bytes, invalid) = encoded.withUnsafeBytes { MIMEBase64.decode($0) }
+        return invalid == 0 ? bytes : nil
     }
 }
