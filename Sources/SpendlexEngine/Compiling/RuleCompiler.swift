@@ -194,7 +194,9 @@ public enum RuleCompiler {
         let alternation = forms.sorted { $0.count > $1.count }.map(regexEscaped).joined(separator: "|")
         var cues = profile.bankNames.compactMap { compilePattern($0, expander: &expander, diagnostics: &diagnostics)?.expanded.text }
         if !alternation.isEmpty {
-            cues.append("(?i)(?<![\\p{L}])(?:\(alternation))(?=\\s?\\d)|(?<=\\d)\\s?(?:\(alternation))(?![\\p{L}])")
+            // Before a figure, but not before an account ("TK 19031234567", "TK 0123xxx456": tài
+            // khoản, an account in Vietnamese, is no taka): nine digits in a row, or digits then a mask.
+            cues.append("(?i)(?<![\\p{L}])(?:\(alternation))(?=\\s?\\d)(?!\\s?(?:\\d{9}|\\d+[x*•]))|(?<=\\d)\\s?(?:\(alternation))(?![\\p{L}])")
         }
         let country = CompiledCountry(code: code, phonePrefixes: profile.phonePrefixes.map { String($0.dropFirst()) },
                                       senders: profile.senders.compactMap(compilePlain), fallbacks: fallbacks)

@@ -10,12 +10,15 @@ public struct AmountNormalizer: Sendable {
         /// Decided per amount: when both `.` and `,` appear the last one is the decimal mark; a kind that
         /// appears more than once is grouping; a single one followed by exactly 3 digits is grouping
         /// (`1,234` = 1234, `Rp 50.000` = 50000) unless the integer part is 0, other grouping is
-        /// present, or the currency has 3 decimals (BHD, KWD, OMR, JOD, TND, IQD, LYD); otherwise decimal.
+        /// present, or the currency has 3 decimals (BHD, KWD, OMR, JOD, TND, LYD); otherwise decimal.
         case auto
-        /// `.` is the decimal mark; `,` only groups.
+        /// `.` is the decimal mark; `,` only groups. Where the text contradicts it (`.` twice, as in
+        /// "3.000.000"), the amount is read as `auto` reads it.
         case point
-        /// `,` is the decimal mark; `.` only groups.
+        /// `,` is the decimal mark; `.` only groups; `,` twice is read as `auto` reads it.
         case comma
+        // With every policy, a currency without decimals (JPY, KRW, VND, XOF, UGX, …) reads a lone
+        // mark before exactly 3 digits as grouping: "200.000 VND" is 200000.
     }
 
     /// The decimal-mark policy.
@@ -36,14 +39,25 @@ public struct AmountNormalizer: Sendable {
         self.decimalMark = decimalMark
         self.currencies = currencies
         if let country = currencies.country, let local = CurrencyNormalizer.defaultCode(forCountry: country) {
-            countryHasThreeDecimals = CurrencyNormalizer.hasThreeDecimals(local)
+            countryDecimals = Self.decimals(of: local)
         } else {
-            countryHasThreeDecimals = false
+            countryDecimals = .two
         }
     }
 
-    /// Whether the currency of `country` has 3 decimals: decided once, not per amount.
-    private let countryHasThreeDecimals: Bool
+    /// How many decimals a currency is written with, as far as reading a number goes: a lone
+    /// separator before exactly 3 digits is a decimal mark only in a 3-decimal currency, and never
+    /// in a currency without decimals ("200.000 VND" is 200000 whatever the country's own mark is).
+    private enum Decimals {
+        case none, two, three
+    }
+
+    private static func decimals(of code: String) -> Decimals {
+        CurrencyNormalizer.hasThreeDecimals(code) ? .three : CurrencyNormalizer.hasNoDecimals(code) ? .none : .two
+    }
+
+    /// The decimals of the currency of `country`: decided once, not per amount.
+    private let countryDecimals: Decimals
 
     /// Parses `raw`; throws `amount.invalid` for empty text, text without digits, nonsense grouping
     /// (`1.2.3,4,5`), letters inside or around the number that are not a currency or `CR`/`DR`, or two
@@ -111,15 +125,10 @@ public struct AmountNormalizer: Sendable {
             throw Self.invalid(raw, "its parentheses do not match")
         }
 
-        let threeDecimals: Bool
-        if let currency = context.currency {
-            threeDecimals = CurrencyNormalizer.hasThreeDecimals(currency)
-        } else {
-            threeDecimals = countryHasThreeDecimals
-        }
+        let decimals = context.currency.map(Self.decimals(of:)) ?? countryDecimals
 
         let (value, fractionDigits, plain) = try readNumber(UnsafeBufferPointer(rebasing: chars[start..<end]),
-                                                            threeDecimals: threeDecimals, raw: raw)
+                                                            decimals: decimals, raw: raw)
         var amount = ParsedAmount(value: value, sign: context.sign, currency: context.currency,
                                   currencyCertain: context.currencyCertain,
                                   fractionDigits: fractionDigits)
@@ -152,7 +161,7 @@ public struct AmountNormalizer: Sendable {
 
     /// Digit groups and the single separators between them; `span` starts with a digit or a leading
     /// decimal mark and ends with a digit.
-    private func readNumber(_ span: UnsafeBufferPointer<UInt8>, threeDecimals: Bool, raw: String)
+    private func readNumber(_ span: UnsafeBufferPointer<UInt8>, decimals: Decimals, raw: String)
         throws(FieldError) -> (Decimal, Int, String)
     {
         var groups: [DigitGroup] = []
@@ -190,7 +199,7 @@ public struct AmountNormalizer: Sendable {
             }
             guard allowed, separatorCount == 0 else { throw Self.invalid(raw, "it starts with a separator") }
             fractionGroup = 0
-        } else if let mark = decimalMarkIndex(span, groups: groups, threeDecimals: threeDecimals) {
+        } else if let mark = decimalMarkIndex(span, groups: groups, decimals: decimals) {
             guard mark == separatorCount - 1 else {
                 throw Self.invalid(raw, "digit grouping follows the decimal mark")
             }
@@ -272,16 +281,24 @@ public struct AmountNormalizer: Sendable {
     }
 
     /// Which separator (index of the group it follows) is the decimal mark, or nil when all of them group.
-    private func decimalMarkIndex(_ span: UnsafeBufferPointer<UInt8>, groups: [DigitGroup], threeDecimals: Bool) -> Int? {
+    private func decimalMarkIndex(_ span: UnsafeBufferPointer<UInt8>, groups: [DigitGroup], decimals: Decimals) -> Int? {
         let separators = groups.lazy.map(\.separator)
         let lastPoint = separators.lastIndex(of: .point)
         let lastComma = separators.lastIndex(of: .comma)
+        // A currency without decimals: a lone mark before exactly 3 digits groups, whatever the
+        // country's own mark ("200.000 VND" in a text read as from a country writing "." decimals).
+        if decimals == .none, let last = lastPoint ?? lastComma, lastPoint == nil || lastComma == nil,
+           last == groups.count - 2, groups[last + 1].count == 3 {
+            return nil
+        }
         switch decimalMark {
-        case .point:
+        case .point where separators.filter({ $0 == .point }).count < 2:
             return lastPoint
-        case .comma:
+        case .comma where separators.filter({ $0 == .comma }).count < 2:
             return lastComma
-        case .auto:
+        case .auto, .point, .comma:
+            // A policy's mark written twice ("3.000.000" where "." marks decimals) cannot be one:
+            // the text groups with it, and is read as `auto` reads it.
             if let lastPoint, let lastComma { return max(lastPoint, lastComma) }
             guard let mark = lastPoint ?? lastComma else { return nil }
             let kind = groups[mark].separator
@@ -290,7 +307,7 @@ public struct AmountNormalizer: Sendable {
             let integerIsZero = mark == 0 && groups[0].digits.allSatisfy { span[$0] == UInt8(ascii: "0") }
             let otherGrouping = separators.contains(.space) || separators.contains(.apostrophe)
             if mark == groups.count - 2, groups[mark + 1].count == 3,
-               !threeDecimals, !integerIsZero, !otherGrouping {
+               decimals != .three, !integerIsZero, !otherGrouping {
                 return nil
             }
             return mark

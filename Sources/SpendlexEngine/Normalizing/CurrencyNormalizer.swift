@@ -54,6 +54,17 @@ public enum CurrencyNormalizer {
         default: false
         }
     }
+
+    /// Whether the currency is written without decimals (`minorUnitDigits(of:) == 0`: JPY, KRW, VND,
+    /// XOF, UGX, …), as a switch like `hasThreeDecimals(_:)`; a test keeps it in step with the data.
+    static func hasNoDecimals(_ code: String) -> Bool {
+        switch code {
+        case "AFN", "ALL", "BIF", "CLP", "DJF", "GNF", "IQD", "IRR", "ISK", "JPY", "KMF", "KPW", "KRW", "LAK",
+             "LBP", "MGA", "MMK", "PYG", "RSD", "RWF", "SLL", "SOS", "SYP", "UGX", "VND", "VUV", "XAF", "XOF",
+             "XPF", "YER": true
+        default: false
+        }
+    }
 }
 
 /// Where a currency is read: the country that resolves shared forms, and that country's own ways of

@@ -171,6 +171,17 @@ struct AmountNormalizerTests {
         ("99 kr", .auto, "NO", "99", "NOK"),
         ("99 kr.", .auto, "DK", "99", "DKK"),
         ("£3.20", .auto, "EG", "3.20", "EGP"),
+        // A policy's mark written twice groups; a currency without decimals groups before 3 digits,
+        // whatever the country's mark (a Vietnamese alert read as from Bangladesh, which writes ".").
+        ("3.000.000", .point, nil, "3000000", nil),
+        ("1,000,000", .comma, nil, "1000000", nil),
+        ("1.234", .point, nil, "1.234", nil),
+        ("200.000 VND", .point, "BD", "200000", "VND"),
+        ("3.000.000 VND", .point, "BD", "3000000", "VND"),
+        ("12,500 XOF", .comma, nil, "12500", "XOF"),
+        ("5.000", .point, "VN", "5000", nil),
+        ("1.500", .auto, "JP", "1500", nil),
+        ("12.50 USD", .point, "VN", "12.50", "USD"),
     ]
 
     @Test("decimal mark and country", arguments: configured)

@@ -83,6 +83,13 @@ struct CurrencyTableTests {
         }
     }
 
+    @Test("hasNoDecimals agrees with the data")
+    func noDecimalsInStep() {
+        for (code, currency) in CurrencyTable.standard.currencies {
+            #expect(CurrencyNormalizer.hasNoDecimals(code) == (currency.digits == 0), "\(code)")
+        }
+    }
+
     @Test("a shared symbol is certain only when the country decides it")
     func certainty() {
         #expect(CurrencyNormalizer.reading(of: "$", country: "CA") == .init(code: "CAD", certain: true))
