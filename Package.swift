@@ -35,6 +35,12 @@ let package = Package(
         ),
         // glibc's mallopt, for the command-line tool's heap settings (HeapTuning).
         .systemLibrary(name: "CMalloc"),
+        // libsodium: Argon2id for the passwords of the people a service hosts.
+        .systemLibrary(
+            name: "CSodium",
+            pkgConfig: "libsodium",
+            providers: [.apt(["libsodium-dev"]), .brew(["libsodium"])]
+        ),
         // A small safe wrapper: JIT-compiled patterns, per-thread scratch, typed errors.
         .target(name: "PCRE2", dependencies: ["CPCRE2"]),
         // The rule language: YAML with source locations, the rule model, diagnostics.
@@ -60,7 +66,7 @@ let package = Package(
         .target(
             name: "SpendlexServer",
             dependencies: [
-                "SpendlexEngine", "SpendlexRules", "SpendlexMail", "SpendlexStore", "SpendlexSync",
+                "SpendlexEngine", "SpendlexRules", "SpendlexMail", "SpendlexStore", "SpendlexSync", "CSodium",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),

@@ -55,6 +55,9 @@ public struct ServiceConfiguration: Sendable {
     public var mailboxes: [PersonConfig.Mailbox] = []
     /// How often the mailboxes are fetched without being asked; nil: only on `POST /sync`.
     public var syncInterval: Duration?
+    /// Set to host several people, each with a ledger of their own, instead of the one ledger at
+    /// `storePath` (which is then not opened).
+    public var household: HouseholdConfiguration?
 
     /// A configuration; everything but the ledger has a default.
     public init(host: String = "127.0.0.1", port: Int = 8001, storePath: String,
@@ -71,11 +74,41 @@ public struct ServiceConfiguration: Sendable {
     }
 }
 
+/// How a service hosts several people (`serve --people FOLDER`).
+public struct HouseholdConfiguration: Sendable {
+    /// The data folder: `people.sqlite` (the directory) and `people/<id>/` (a ledger each).
+    public var folder: String
+    /// Who may register.
+    public var registration: RegistrationMode
+    /// How passwords are hashed (Argon2id; tests count or cheapen it).
+    public var hasher: any PasswordHashing
+    /// Failed logins allowed.
+    public var throttle: LoginThrottle
+
+    /// A household in `folder`; invitations only, Argon2id with libsodium's interactive limits,
+    /// 10 failed logins an account and 100 an address in 15 minutes.
+    public init(folder: String, registration: RegistrationMode = .invite, hasher: any PasswordHashing = Argon2idHasher(),
+                throttle: LoginThrottle = LoginThrottle()) {
+        self.folder = folder
+        self.registration = registration
+        self.hasher = hasher
+        self.throttle = throttle
+    }
+}
+
+/// Whose data a service serves: one ledger with its keys, or a household of people.
+public enum Hosting: Sendable {
+    /// One ledger; every key reaches all of it.
+    case one(Tenant, keys: APIKeys)
+    /// Several people, each with a ledger of their own and keys that reach only it.
+    case household(Household)
+}
+
 /// Errors starting the service.
 public enum ServiceError: Error, CustomStringConvertible {
     /// The rule files have errors: the service does not start on a broken set.
     case rules(RuleLoadError)
-    /// The ledger could not be opened.
+    /// The ledger, or a household's directory, could not be opened.
     case store(path: String, reason: String)
     /// The wallet file has errors (formatted diagnostics), or could not be imported.
     case wallet(String)
@@ -94,36 +127,66 @@ public enum ServiceError: Error, CustomStringConvertible {
 public struct SpendlexService: Sendable {
     /// How it is set up.
     public let configuration: ServiceConfiguration
-    /// The ledger it stores into and serves from.
-    public let ledger: Ledger
-    /// The rules it parses with, reloaded while it runs.
+    /// Whose data it serves.
+    public let hosting: Hosting
+    /// The rules it parses with, reloaded while it runs (shared by everyone it hosts).
     public let rules: LiveRules
-    /// Its API keys.
-    public let keys: APIKeys
-    /// The user's category mappings, cached.
-    let mappings: CategoryMappingCache
     /// Fetches the configured mailboxes, one sync at a time (`POST /sync`, `--sync-every`).
     let syncer: MailboxSyncer
 
-    /// Opens the ledger and compiles the rules; throws when either fails.
+    /// The one ledger it stores into and serves from; nil for a household.
+    public var ledger: Ledger? {
+        if case .one(let tenant, _) = hosting { return tenant.ledger }
+        return nil
+    }
+
+    /// The one ledger's API keys; nil for a household (its keys are in its directory).
+    public var keys: APIKeys? {
+        if case .one(_, let keys) = hosting { return keys }
+        return nil
+    }
+
+    /// The people it hosts; nil when it serves one ledger.
+    public var household: Household? {
+        if case .household(let household) = hosting { return household }
+        return nil
+    }
+
+    /// Opens the ledger (or the household's directory) and compiles the rules; throws when
+    /// either fails.
     public init(configuration: ServiceConfiguration) throws(ServiceError) {
         self.configuration = configuration
-        do { ledger = try Ledger(path: configuration.storePath) } catch {
-            throw .store(path: configuration.storePath, reason: "\(error)")
-        }
         do { rules = try LiveRules(paths: configuration.rulePaths, matchLimit: configuration.matchLimit) } catch {
             throw .rules(error)
         }
-        keys = APIKeys(ledger: ledger)
-        mappings = CategoryMappingCache(ledger: ledger)
         syncer = MailboxSyncer(mailboxes: configuration.mailboxes)
-        if let walletPath = configuration.walletPath { try importWallet(walletPath) }
+        if let household = configuration.household {
+            do {
+                hosting = .household(try Household(folder: URL(fileURLWithPath: household.folder),
+                                                   registration: household.registration, hasher: household.hasher,
+                                                   throttle: household.throttle, rules: rules,
+                                                   maxMIMEDepth: configuration.maxMIMEDepth))
+            } catch {
+                throw .store(path: household.folder, reason: "\(error)")
+            }
+            return
+        }
+        let ledger: Ledger
+        do { ledger = try Ledger(path: configuration.storePath) } catch {
+            throw .store(path: configuration.storePath, reason: "\(error)")
+        }
+        let budgetsPath = configuration.budgetsPath
+            ?? URL(fileURLWithPath: configuration.storePath).deletingLastPathComponent().appendingPathComponent("budgets.yaml").path
+        hosting = .one(Tenant(personID: nil, ledger: ledger, rules: rules, budgetsPath: budgetsPath,
+                              maxMIMEDepth: configuration.maxMIMEDepth),
+                       keys: APIKeys(ledger: ledger))
+        if let walletPath = configuration.walletPath { try importWallet(walletPath, into: ledger) }
     }
 
     /// Imports a wallet file (`spendlex recommend`'s) into the ledger's wallet when that has
     /// no card yet: the file is where the wallet over HTTP starts. Its `spent` figures become
     /// spending corrections as of today; its preferences are taken where none are stored.
-    private func importWallet(_ path: String) throws(ServiceError) {
+    private func importWallet(_ path: String, into ledger: Ledger) throws(ServiceError) {
         let ruleSet = rules.current.engine.rules.rules
         do {
             guard try ledger.walletCards().isEmpty else { return }
@@ -166,6 +229,13 @@ public struct SpendlexService: Sendable {
         makeRouter(webhooks: nil)
     }
 
+    /// Who may call each route (what the router checks before a handler runs).
+    public func routeAccess() -> [RouteSpec: RouteAccess] {
+        let table = RouteTable(router: Router(context: ServiceRequestContext.self))
+        addRoutes(to: table, webhooks: nil)
+        return table.access
+    }
+
     func makeRouter(webhooks: WebhookNotifier?) -> (router: Router<ServiceRequestContext>, routes: [RouteSpec]) {
         let router = Router(context: ServiceRequestContext.self)
         let table = RouteTable(router: router)
@@ -173,8 +243,14 @@ public struct SpendlexService: Sendable {
         router.add(middleware: ErrorMiddleware(routes: table.known))
         router.add(middleware: RequestLimitMiddleware(maxBodyBytes: configuration.maxBodyBytes,
                                                       bodyTimeout: configuration.bodyTimeout))
-        router.add(middleware: APIKeyMiddleware(keys: keys))
+        router.add(middleware: APIKeyMiddleware(hosting: hosting))
+        addRoutes(to: table, webhooks: webhooks)
+        return (router, table.routes)
+    }
+
+    private func addRoutes(to table: RouteTable, webhooks: WebhookNotifier?) {
         addServiceRoutes(to: table)
+        addPeopleRoutes(to: table)
         addMessageRoutes(to: table, webhooks: webhooks)
         addTransactionRoutes(to: table)
         addSearchRoutes(to: table)
@@ -182,7 +258,6 @@ public struct SpendlexService: Sendable {
         addWalletRoutes(to: table)
         addRuleRoutes(to: table)
         addSyncRoutes(to: table)
-        return (router, table.routes)
     }
 
     /// The application: the router on the configured address, and the rule watcher.
@@ -190,13 +265,16 @@ public struct SpendlexService: Sendable {
         -> some ApplicationProtocol {
         var services: [any Service] = [RuleWatcher(rules: rules, interval: configuration.watchInterval,
                                                   requests: configuration.reloadRequests ?? .hangup, logger: logger)]
-        services.append(LedgerCheckpointer(ledger: ledger, interval: configuration.checkpointInterval,
-                                           threshold: configuration.walLimit, logger: logger))
-        if let interval = configuration.syncInterval, !configuration.mailboxes.isEmpty {
+        if let ledger {
+            services.append(LedgerCheckpointer(ledger: ledger, interval: configuration.checkpointInterval,
+                                               threshold: configuration.walLimit, logger: logger))
+        }
+        if let interval = configuration.syncInterval, !configuration.mailboxes.isEmpty, let ledger {
             services.append(MailboxSyncService(syncer: syncer, rules: rules, ledger: ledger, interval: interval, logger: logger))
         }
         var webhooks: WebhookNotifier?
-        if !configuration.webhookURLs.isEmpty {
+        // A household's transactions are its people's: no operator URL hears of them.
+        if !configuration.webhookURLs.isEmpty, household == nil {
             let notifier = WebhookNotifier(urls: configuration.webhookURLs, retryDelay: configuration.webhookRetryDelay,
                                            logger: logger)
             services.append(notifier)

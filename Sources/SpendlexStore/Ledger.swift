@@ -60,7 +60,7 @@ public final class Ledger: Sendable {
 
     /// Creates an empty file at `path` with mode 0600 unless something is there already
     /// (SQLite would create it with 0644 less the umask).
-    private static func createPrivately(_ path: String) throws {
+    static func createPrivately(_ path: String) throws {
         guard path != ":memory:", !path.isEmpty else { return }
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         if descriptor >= 0 {

@@ -14,6 +14,10 @@ struct Serve: AsyncParsableCommand {
             SIGHUP and when a rule file changes; a set with errors is refused and the previous one keeps \
             serving. POST /sync fetches the IMAP mailboxes listed in spendlex.yaml beside the ledger, and \
             --sync-every does so on a timer. The routes are described in openapi.yaml.
+
+            With --people FOLDER instead of --store, it hosts several people, each with a ledger of their \
+            own: they register or log in (POST /auth/register, /auth/login) and their keys reach their own \
+            data only; `spendlex people` adds, removes and exports them and makes the operator's key.
             """
     )
 
@@ -22,6 +26,16 @@ struct Serve: AsyncParsableCommand {
 
     /// `--store`, else `SPENDLEX_STORE`; "" when neither (refused by `validate`).
     var store: String { storeOption ?? ProcessInfo.processInfo.environment["SPENDLEX_STORE"] ?? "" }
+
+    @Option(name: .customLong("people"), help: ArgumentHelp(
+        "Host several people: the household's data folder (a directory and a ledger each), instead of --store.",
+        valueName: "folder"))
+    var people: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "With --people: who may register: open (anyone), invite (with a code from `spendlex people invite`) or closed.",
+        valueName: "mode"))
+    var registration: String = RegistrationMode.invite.rawValue
 
     @Option(name: .long, help: "The address to listen on.")
     var host = "127.0.0.1"
@@ -92,7 +106,21 @@ struct Serve: AsyncParsableCommand {
                 throw ValidationError("--sync-every '\(syncEvery)' is not an interval such as 30s, 15m or 1h (at least 1s)")
             }
         }
-        if store.isEmpty { throw ValidationError("no ledger given: pass --store FILE or set SPENDLEX_STORE") }
+        if let people {
+            if people.isEmpty { throw ValidationError("--people needs a folder") }
+            if storeOption != nil { throw ValidationError("--people hosts a ledger per person: give it or --store, not both") }
+            // What belongs to one person's ledger has no owner in a household; webhooks would send
+            // everyone's transactions to the operator's URL.
+            for (given, option) in [(wallet != nil, "--wallet"), (budgets != nil, "--budgets"), (!webhook.isEmpty, "--webhook"),
+                                    (syncEvery != nil, "--sync-every")] where given {
+                throw ValidationError("\(option) is for a service serving one ledger, not with --people")
+            }
+            guard RegistrationMode(rawValue: registration) != nil else {
+                throw ValidationError("--registration must be open, invite or closed")
+            }
+        } else if store.isEmpty {
+            throw ValidationError("no ledger given: pass --store FILE (or --people FOLDER) or set SPENDLEX_STORE")
+        }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         for url in webhook where !(url.hasPrefix("http://") || url.hasPrefix("https://")) {
             throw ValidationError("--webhook '\(url)' is not an http:// or https:// URL")
@@ -110,8 +138,9 @@ struct Serve: AsyncParsableCommand {
 
     func run() async throws {
         let service: SpendlexService
-        let rulePaths = RememberedCategories.paths(try BundledRules.paths(given: rules), ledger: store)
-        let mailboxes = try PersonSettings.load(ledger: store)?.mailboxes ?? []
+        let rulePaths = people == nil ? RememberedCategories.paths(try BundledRules.paths(given: rules), ledger: store)
+            : try BundledRules.paths(given: rules)
+        let mailboxes = people == nil ? try PersonSettings.load(ledger: store)?.mailboxes ?? [] : []
         do {
             var configuration = ServiceConfiguration(
                 host: host, port: port, storePath: store, rulePaths: rulePaths, walletPath: wallet, maxBodyBytes: maxBody,
@@ -124,6 +153,9 @@ struct Serve: AsyncParsableCommand {
             configuration.matchLimit = matchLimit
             configuration.maxMIMEDepth = maxMIMEDepth
             configuration.mailboxes = mailboxes
+            if let people, let mode = RegistrationMode(rawValue: registration) {
+                configuration.household = HouseholdConfiguration(folder: people, registration: mode)
+            }
             if let syncEvery, let seconds = Self.seconds(syncEvery) {
                 if configuration.mailboxes.isEmpty {
                     Stderr.write("warning: --sync-every: no mailboxes in \(PersonSettings.path(ledger: store)); nothing will be fetched\n")

@@ -32,8 +32,8 @@ struct APIKeyTests {
     func routesNeedKeys() async throws {
         let test = try TestService()
         let key = test.key
-        let revoked = try test.service.keys.create(name: "old")
-        #expect(try test.service.keys.revoke(id: revoked.record.id))
+        let revoked = try test.service.keys!.create(name: "old")
+        #expect(try test.service.keys!.revoke(id: revoked.record.id))
         try await test.live { client in
             let health = try await client.call(.get, "/health", key: nil)
             #expect(health.status == .ok)

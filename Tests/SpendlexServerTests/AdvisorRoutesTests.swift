@@ -138,12 +138,12 @@ struct AdvisorRoutesTests {
             rulePaths: [repositoryRoot.appendingPathComponent("rules").path, repositoryRoot.appendingPathComponent("grammars").path],
             walletPath: wallet)
         let service = try SpendlexService(configuration: configuration)
-        let cards = try service.ledger.walletCards()
+        let cards = try service.ledger!.walletCards()
         #expect(cards.map(\.fields.card) == ["amex-gold"])
         #expect(cards.first?.spent["groceries"]?.amount == 100)
-        #expect(try service.ledger.preferences()["preferred_program"] == "amex-mr")
+        #expect(try service.ledger!.preferences()["preferred_program"] == "amex-mr")
         _ = try SpendlexService(configuration: configuration)
-        #expect(try service.ledger.walletCards().count == 1)
+        #expect(try service.ledger!.walletCards().count == 1)
     }
 }
 

@@ -105,7 +105,7 @@ struct LedgerRoutesTests {
     func editKeptOverRules() async throws {
         let test = try TestService()
         let key = test.key
-        let ledger = test.service.ledger
+        let ledger = test.service.ledger!
         try await test.live { client in
             let stored = try await client.call(.post, "/messages", key: key, json: Self.dinner)
             let id = try #require(stored.at("transaction", "id") as? Int)
@@ -153,7 +153,7 @@ struct LedgerRoutesTests {
     func exportCSV() async throws {
         let test = try TestService()
         let key = test.key
-        let ledger = test.service.ledger
+        let ledger = test.service.ledger!
         try await test.live { client in
             _ = try await client.call(.post, "/messages", key: key, json: Self.metro)
             _ = try await client.call(.post, "/messages", key: key, json: Self.dinner)
@@ -172,7 +172,7 @@ struct LedgerRoutesTests {
     func mappings() async throws {
         let test = try TestService()
         let key = test.key
-        let ledger = test.service.ledger
+        let ledger = test.service.ledger!
         try await test.live { client in
             let categories = try await client.call(.get, "/categories", key: key)
             let names = (categories["categories"] as? [[String: Any]])?.compactMap { $0["name"] as? String } ?? []
@@ -210,7 +210,7 @@ struct LedgerRoutesTests {
     func recurring() async throws {
         let test = try TestService()
         let key = test.key
-        let ledger = test.service.ledger
+        let ledger = test.service.ledger!
         try await test.live { client in
             for month in 1...4 {
                 let text = "Spent Rs.649.00 On HDFC Bank Card 0000 At NETFLIX On 2026-0\(month)-05:10:00:00.Not You?"
@@ -233,7 +233,7 @@ struct LedgerRoutesTests {
     func budgets() async throws {
         let test = try TestService()
         let key = test.key
-        let ledger = test.service.ledger
+        let ledger = test.service.ledger!
         let file = URL(fileURLWithPath: test.service.configuration.storePath).deletingLastPathComponent().appendingPathComponent("budgets.yaml")
         try await test.live { client in
             #expect(try await client.call(.get, "/budgets", key: key).errorCode == "no_budgets")
@@ -256,7 +256,7 @@ struct LedgerRoutesTests {
     func summary() async throws {
         let test = try TestService()
         let key = test.key
-        let ledger = test.service.ledger
+        let ledger = test.service.ledger!
         try await test.live { client in
             _ = try await client.call(.post, "/messages", key: key, json: Self.metro)
             _ = try await client.call(.post, "/messages", key: key, json: Self.dinner)

@@ -33,7 +33,7 @@ struct MessagesRouteTests {
             #expect(first.at("transaction", "subcategory") as? String == "Public Transport")
             #expect(first.at("transaction", "category_source") as? String == "rules")
             // Stored: the ledger has it under that id.
-            #expect(try test.service.ledger.transaction(id: Int64(id))?.merchant == "Pune Metro")
+            #expect(try test.service.ledger!.transaction(id: Int64(id))?.merchant == "Pune Metro")
 
             let again = try await client.call(.post, "/messages", key: key, json: Self.metroSMS)
             #expect(again.status == .ok)

@@ -53,7 +53,7 @@ struct TestService {
         configuration.reloadRequests = reloads
         configure(&configuration)
         service = try SpendlexService(configuration: configuration)
-        key = try service.keys.create(name: "test").key
+        key = try service.keys!.create(name: "test").key
     }
 
     /// Runs `test` against the service listening on loopback, over real HTTP.

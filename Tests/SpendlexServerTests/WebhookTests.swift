@@ -52,7 +52,7 @@ struct WebhookTests {
             configuration.webhookRetryDelay = .milliseconds(50)
             configuration.reloadRequests = ReloadRequests()
             let service = try SpendlexService(configuration: configuration)
-            let key = try service.keys.create(name: "test").key
+            let key = try service.keys!.create(name: "test").key
             var logger = Logger(label: "spendlex-test")
             logger.logLevel = .critical
             try await service.makeApplication(logger: logger).test(.live) { client in

@@ -27,7 +27,11 @@ public struct APIError: Error, HTTPResponseError, Sendable {
 
     /// Writes the JSON body.
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        let body = try JSONEncoder().encode(Body(error: .init(code: code, message: message)))
+        // Sorted keys: the same error is the same bytes every time (a wrong password and an
+        // unknown e-mail must not differ even in key order).
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let body = try encoder.encode(Body(error: .init(code: code, message: message)))
         var headers = self.headers
         headers[.contentType] = "application/json; charset=utf-8"
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import SpendlexStore
 import Synchronization
 
 /// One route: its method and its path in OpenAPI form (`/transactions/{id}`).
@@ -42,30 +43,76 @@ final class KnownRoutes: Sendable {
     }
 }
 
+/// Who may call a route, checked before its handler runs.
+public enum RouteAccess: Sendable, Equatable {
+    /// Anyone, without a key (`/health`, login, registration).
+    case open
+    /// Any key with at least this scope, the operator's too: what is shared (the rules, the
+    /// declared categories, the caller's own key).
+    case shared(KeyScope)
+    /// A person's key with at least this scope, on their own data; the operator's key gets 403.
+    case person(KeyScope)
+    /// The operator's key only: managing people.
+    case admin
+
+    /// GET reads a person's data, every other method changes it: the default of a route.
+    static func person(for method: HTTPRequest.Method) -> RouteAccess {
+        method == .get ? .person(.read) : .person(.write)
+    }
+
+    /// Whether a caller may call the route; throws 403 with why not.
+    func check(_ caller: Caller?) throws(APIError) {
+        switch self {
+        case .open:
+            return
+        case .shared(let scope), .person(let scope):
+            guard let caller else { throw APIError(.unauthorized, "unauthorized", "an X-API-Key header is required") }
+            if case .person = self, caller.tenant == nil {
+                throw APIError(.forbidden, "operator_key", "the operator's key manages people and reads no person's data")
+            }
+            guard caller.scope >= scope else {
+                throw APIError(.forbidden, "insufficient_scope", "this key's scope is \(caller.scope.rawValue); this route needs \(scope.rawValue)")
+            }
+        case .admin:
+            guard let caller, caller.scope == .admin, caller.tenant == nil else {
+                throw APIError(.forbidden, "insufficient_scope", "this route is the operator's: it needs the operator's admin key")
+            }
+        }
+    }
+}
+
 /// Registers routes on the router and remembers each one, so that the OpenAPI document can
-/// be checked against what the server really serves.
+/// be checked against what the server really serves, and who may call each.
 final class RouteTable {
     typealias Handler = @Sendable (Request, ServiceRequestContext) async throws -> Response
     let router: Router<ServiceRequestContext>
     let known = KnownRoutes()
     var routes: [RouteSpec] { known.all }
+    /// Who may call each route.
+    private(set) var access: [RouteSpec: RouteAccess] = [:]
 
     init(router: Router<ServiceRequestContext>) {
         self.router = router
     }
 
-    func get(_ path: String, _ handler: @escaping Handler) { add(.get, path, handler) }
-    func post(_ path: String, _ handler: @escaping Handler) { add(.post, path, handler) }
-    func put(_ path: String, _ handler: @escaping Handler) { add(.put, path, handler) }
-    func delete(_ path: String, _ handler: @escaping Handler) { add(.delete, path, handler) }
+    func get(_ path: String, access: RouteAccess? = nil, _ handler: @escaping Handler) { add(.get, path, access, handler) }
+    func post(_ path: String, access: RouteAccess? = nil, _ handler: @escaping Handler) { add(.post, path, access, handler) }
+    func put(_ path: String, access: RouteAccess? = nil, _ handler: @escaping Handler) { add(.put, path, access, handler) }
+    func delete(_ path: String, access: RouteAccess? = nil, _ handler: @escaping Handler) { add(.delete, path, access, handler) }
 
-    private func add(_ method: HTTPRequest.Method, _ path: String, _ handler: @escaping Handler) {
-        known.add(RouteSpec(method.rawValue, path))
+    private func add(_ method: HTTPRequest.Method, _ path: String, _ given: RouteAccess?, _ handler: @escaping Handler) {
+        let spec = RouteSpec(method.rawValue, path)
+        known.add(spec)
+        let access = given ?? .person(for: method)
+        self.access[spec] = access
         // Hummingbird writes a parameter `:id` where OpenAPI writes `{id}`.
         let routerPath = path.split(separator: "/", omittingEmptySubsequences: false).map { part in
             part.hasPrefix("{") && part.hasSuffix("}") ? ":" + part.dropFirst().dropLast() : String(part)
         }.joined(separator: "/")
-        router.on(RouterPath(routerPath), method: method, use: handler)
+        router.on(RouterPath(routerPath), method: method) { request, context in
+            try access.check(context.caller)
+            return try await handler(request, context)
+        }
     }
 }
 

@@ -89,13 +89,15 @@ struct RequestLimitMiddleware: RouterMiddleware {
     }
 }
 
-/// Requires a valid `X-API-Key` on every route but `/health`: 401 without a key or with an
-/// unknown one, 403 with a revoked one. Keys are checked by their SHA-256 hash.
+/// Requires a valid `X-API-Key` on every route but `/health` and the login and registration
+/// routes: 401 without a key or with an unknown one, 403 with a revoked one. Keys are checked by
+/// their SHA-256 hash. Sets the request's `Caller`: for a service serving one ledger, that
+/// ledger with every right; for a household, the key's person, scope and data.
 struct APIKeyMiddleware: RouterMiddleware {
     typealias Context = ServiceRequestContext
-    let keys: APIKeys
+    let hosting: Hosting
     /// Paths open without a key.
-    static let openPaths: Set<String> = ["/health"]
+    static let openPaths: Set<String> = ["/health", "/auth/login", "/auth/register"]
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         if Self.openPaths.contains(request.uri.path) { return try await next(request, context) }
@@ -103,19 +105,40 @@ struct APIKeyMiddleware: RouterMiddleware {
               !presented.isEmpty else {
             throw APIError(.unauthorized, "unauthorized", "an X-API-Key header is required")
         }
-        let check: APIKeys.Check
-        do { check = try keys.check(presented) } catch { throw APIError.storeFailed(error) }
-        switch check {
-        case .valid(let record):
-            var context = context
-            context.apiKey = record
-            return try await next(request, context)
-        case .revoked:
-            throw APIError(.forbidden, "key_revoked", "this API key was revoked")
-        case .unknown:
-            throw APIError(.unauthorized, "unauthorized", "unknown API key")
+        var context = context
+        switch hosting {
+        case .one(let tenant, let keys):
+            let check: APIKeys.Check
+            do { check = try keys.check(presented) } catch { throw APIError.storeFailed(error) }
+            switch check {
+            case .valid(let record):
+                context.caller = Caller(personID: nil, scope: .write, keyID: record.id, tenant: tenant)
+            case .revoked:
+                throw Self.revoked
+            case .unknown:
+                throw Self.unknown
+            }
+        case .household(let household):
+            let check: APIKeyCheck<PersonKey>
+            do { check = try await offloaded { try household.key(presented: presented) } } catch { throw APIError.storeFailed(error) }
+            switch check {
+            case .valid(let record):
+                var tenant: Tenant?
+                if let person = record.personID {
+                    do { tenant = try await offloaded { try household.tenant(of: person) } } catch { throw APIError.storeFailed(error) }
+                }
+                context.caller = Caller(personID: record.personID, scope: record.scope, keyID: record.id, tenant: tenant)
+            case .revoked:
+                throw Self.revoked
+            case .unknown:
+                throw Self.unknown
+            }
         }
+        return try await next(request, context)
     }
+
+    static let revoked = APIError(.forbidden, "key_revoked", "this API key was revoked")
+    static let unknown = APIError(.unauthorized, "unauthorized", "unknown API key")
 }
 
 /// Logs each request once it is answered: method, path (card numbers masked; never the query,

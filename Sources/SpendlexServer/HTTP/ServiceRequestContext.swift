@@ -11,13 +11,42 @@ public struct ServiceRequestContext: RequestContext {
     public var maxUploadSize: Int = 1 << 20
     /// How long reading a request's body may take: beyond it, 408. Set by `RequestLimitMiddleware`.
     public var bodyTimeout: Duration = .seconds(60)
-    /// The API key the request came with, once `APIKeyMiddleware` has accepted it.
-    public var apiKey: APIKeyRecord?
+    /// Who is asking, once `APIKeyMiddleware` has accepted their key.
+    public var caller: Caller?
+
+    /// The client's IP address ("" when unknown): what failed logins are counted by, besides the account.
+    public var clientAddress: String = ""
 
     /// A context for a request from `source`.
     public init(source: Source) {
         coreContext = .init(source: source)
+        clientAddress = source.channel.remoteAddress?.ipAddress ?? ""
     }
+}
+
+/// Who a request comes from: whose key, what it may do, whose data it reaches.
+public struct Caller: Sendable {
+    /// The key's person; nil for the operator's key, and for a service serving one ledger.
+    public var personID: String?
+    /// What the key may do.
+    public var scope: KeyScope
+    /// The key's row id (`POST /auth/logout` revokes it).
+    public var keyID: Int64
+    /// The data the key reaches: the person's, or the one ledger's; nil for the operator's key.
+    var tenant: Tenant?
+}
+
+extension ServiceRequestContext {
+    /// The caller's data: 403 `operator_key` for the operator's key, which reads no person's data.
+    func tenant() throws(APIError) -> Tenant {
+        guard let tenant = caller?.tenant else {
+            throw APIError(.forbidden, "operator_key", "the operator's key manages people and reads no person's data")
+        }
+        return tenant
+    }
+
+    /// The caller's ledger (`tenant()`).
+    func ledger() throws(APIError) -> Ledger { try tenant().ledger }
 }
 
 extension Request {

@@ -48,7 +48,7 @@ struct MessageIntake: Sendable {
     let rules: LiveRules
     let ledger: Ledger
     let mappings: CategoryMappingCache
-    let webhooks: WebhookNotifier?
+    private(set) var webhooks: WebhookNotifier?
     /// How deep a posted e-mail's multiparts may nest before the rest is skipped.
     let maxMIMEDepth: Int
 
@@ -59,6 +59,13 @@ struct MessageIntake: Sendable {
         self.mappings = mappings
         self.webhooks = webhooks
         self.maxMIMEDepth = maxMIMEDepth
+    }
+
+    /// The same intake, telling `webhooks` of each new transaction.
+    func with(webhooks: WebhookNotifier?) -> MessageIntake {
+        var copy = self
+        copy.webhooks = webhooks
+        return copy
     }
 
     /// Parses and categorizes a message; nothing is stored.

@@ -37,9 +37,7 @@ extension SpendlexService {
     /// `DELETE /categories/mappings/{id}`) and `GET /reports/summary`.
     func addCategoryRoutes(to table: RouteTable) {
         let rules = rules
-        let ledger = ledger
-        let mappings = mappings
-        table.get("/categories") { _, _ in
+        table.get("/categories", access: .shared(.read)) { _, _ in
             struct Category: Encodable {
                 let name: String
                 let subcategories: [String]
@@ -49,7 +47,8 @@ extension SpendlexService {
             }
             return try JSONResponse.make(["categories": declared])
         }
-        table.get("/categories/mappings") { request, _ in
+        table.get("/categories/mappings") { request, context in
+            let mappings = try context.tenant().mappings
             let all: [CategoryMapping]
             do { all = try mappings.mappings() } catch { throw APIError.storeFailed(error) }
             switch QueryReader(request).string("format") ?? "json" {
@@ -65,6 +64,8 @@ extension SpendlexService {
             }
         }
         table.post("/categories/mappings") { request, context in
+            let ledger = try context.ledger()
+            let mappings = try context.tenant().mappings
             struct Input: Decodable {
                 let merchant: String
                 let category: String
@@ -84,6 +85,8 @@ extension SpendlexService {
             return try JSONResponse.make(CategoryMappingBody(mapping), status: .created)
         }
         table.delete("/categories/mappings/{id}") { _, context in
+            let ledger = try context.ledger()
+            let mappings = try context.tenant().mappings
             let id = try context.id()
             guard try stored({ try ledger.deleteCategoryMapping(id: id) }) else {
                 throw APIError.notFound("no category mapping \(id)")
@@ -91,7 +94,8 @@ extension SpendlexService {
             mappings.invalidate()
             return Response(status: .noContent)
         }
-        table.get("/reports/summary") { request, _ in
+        table.get("/reports/summary") { request, context in
+            let ledger = try context.ledger()
             let reader = QueryReader(request)
             let periodName = reader.string("period") ?? "month"
             guard let period = ReportPeriod(rawValue: periodName) else {
@@ -112,7 +116,8 @@ extension SpendlexService {
         }
         // `GET /recurring`: the payments that repeat (`spendlex recurring --format json`), over the
         // whole ledger or the days `from` and `to` bound.
-        table.get("/recurring") { request, _ in
+        table.get("/recurring") { request, context in
+            let ledger = try context.ledger()
             let (from, to) = try QueryReader(request).dateRange()
             let transactions: [StoredTransaction]
             do { transactions = try ledger.transactions(TransactionQuery(from: from, to: to)) } catch {
@@ -122,9 +127,9 @@ extension SpendlexService {
         }
         // `GET /budgets?today=`: where each budget stands (`spendlex budget --format json`), from the
         // budgets file read now; none is a 404 `no_budgets`, one with errors a 422 `invalid_budgets`.
-        let budgetsPath = configuration.budgetsPath
-            ?? URL(fileURLWithPath: configuration.storePath).deletingLastPathComponent().appendingPathComponent("budgets.yaml").path
-        table.get("/budgets") { request, _ in
+        table.get("/budgets") { request, context in
+            let ledger = try context.ledger()
+            let budgetsPath = try context.tenant().budgetsPath
             let day = try QueryReader(request).date("today") ?? today()
             guard FileManager.default.fileExists(atPath: budgetsPath) else {
                 throw APIError(.notFound, "no_budgets", "no budgets file at \(budgetsPath)")

@@ -70,11 +70,11 @@ struct RuleSetSummary: Encodable, Sendable {
 extension SpendlexService {
     /// `GET /health` (open, for monitors) and `GET /` (the version and the rule set serving).
     func addServiceRoutes(to table: RouteTable) {
-        table.get("/health") { _, _ in
+        table.get("/health", access: .open) { _, _ in
             try JSONResponse.make(["status": "ok"])
         }
         let version = configuration.version
-        table.get("/") { [rules] _, _ in
+        table.get("/", access: .shared(.read)) { [rules] _, _ in
             struct Info: Encodable {
                 let name: String
                 let version: String

@@ -8,14 +8,14 @@ extension SpendlexService {
 
     /// `POST /messages` (parse, categorize, store), `POST /messages/batch`, `POST /parse` (no storing).
     func addMessageRoutes(to table: RouteTable, webhooks: WebhookNotifier?) {
-        let intake = MessageIntake(rules: rules, ledger: ledger, mappings: mappings, webhooks: webhooks,
-                                   maxMIMEDepth: configuration.maxMIMEDepth)
         table.post("/messages") { request, context in
+            let intake = try context.tenant().intake.with(webhooks: webhooks)
             let input = try await request.decodeJSON(MessageInput.self, context: context)
             let result = try await offloaded { try intake.ingest(input) }
             return try JSONResponse.make(result, status: result.status == "stored" ? .created : .ok)
         }
         table.post("/messages/batch") { request, context in
+            let intake = try context.tenant().intake.with(webhooks: webhooks)
             let batch = try await request.decodeJSON(MessageBatchInput.self, context: context)
             guard batch.messages.count <= Self.maxBatchMessages else {
                 throw APIError(.contentTooLarge, "batch_too_large", "at most \(Self.maxBatchMessages) messages a batch")
@@ -36,7 +36,9 @@ extension SpendlexService {
             }
             return try JSONResponse.make(Body(results: results, counts: counts))
         }
-        table.post("/parse") { request, context in
+        // Parses with the caller's mappings, stores nothing: a read.
+        table.post("/parse", access: .person(.read)) { request, context in
+            let intake = try context.tenant().intake
             let input = try await request.decodeJSON(MessageInput.self, context: context)
             return try JSONResponse.make(try await offloaded { try intake.parse(input) })
         }

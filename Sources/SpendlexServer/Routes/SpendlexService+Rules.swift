@@ -12,7 +12,7 @@ extension SpendlexService {
     /// (`POST /rules/try`, nothing saved).
     func addRuleRoutes(to table: RouteTable) {
         let rules = rules
-        table.get("/rules") { _, _ in
+        table.get("/rules", access: .shared(.read)) { _, _ in
             struct Parser: Encodable {
                 let id: String
                 let enabled: Bool
@@ -59,7 +59,7 @@ extension SpendlexService {
                 banks: banks, parsers: parsers.count, examples: parsers.reduce(0) { $0 + $1.examples },
                 counter_examples: parsers.reduce(0) { $0 + $1.counter_examples }, summary: RuleSetSummary(rules)))
         }
-        table.post("/rules/try") { request, context in
+        table.post("/rules/try", access: .shared(.read)) { request, context in
             struct Sample: Decodable {
                 let text: String
                 let sender: String?

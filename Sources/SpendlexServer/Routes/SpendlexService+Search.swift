@@ -71,8 +71,8 @@ extension SpendlexService {
     /// `GET /search?q=`: full-text search over the ledger's messages and transactions, ranked, each
     /// hit with its citation (`spendlex search` over HTTP).
     func addSearchRoutes(to table: RouteTable) {
-        let ledger = ledger
-        table.get("/search") { request, _ in
+        table.get("/search") { request, context in
+            let ledger = try context.ledger()
             let reader = QueryReader(request)
             guard reader.has("q") else { throw APIError.invalidField("q is required: the words to find") }
             let text = reader.string("q") ?? ""
@@ -89,7 +89,8 @@ extension SpendlexService {
         let rules = rules
         // `GET /ask?q=`: a question about the ledger (`spendlex ask` over HTTP); `today` sets the day
         // periods count from. A question that cannot be read is a 422 `cannot_answer` with examples.
-        table.get("/ask") { request, _ in
+        table.get("/ask") { request, context in
+            let ledger = try context.ledger()
             let reader = QueryReader(request)
             let text = reader.string("q") ?? ""
             let day = try reader.date("today") ?? today()

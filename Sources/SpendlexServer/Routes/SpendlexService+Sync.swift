@@ -33,9 +33,10 @@ extension SpendlexService {
     func addSyncRoutes(to table: RouteTable) {
         let syncer = syncer
         let rules = rules
-        let ledger = ledger
-        table.post("/sync") { _, _ in
-            guard !syncer.mailboxes.isEmpty else {
+        table.post("/sync") { _, context in
+            let ledger = try context.ledger()
+            // Mailboxes are the one ledger's settings: a household's people have none (yet).
+            guard context.caller?.personID == nil, !syncer.mailboxes.isEmpty else {
                 throw APIError(.notFound, "no_mailboxes", "no mailboxes to sync: list them under mailboxes: in spendlex.yaml beside the ledger")
             }
             guard let results = await syncer.sync(engine: rules.current.engine, ledger: ledger) else {

@@ -41,9 +41,9 @@ extension SpendlexService {
 
     /// The ledger's transactions: list with filters and paging, one by id, edit, delete, CSV export.
     func addTransactionRoutes(to table: RouteTable) {
-        let ledger = ledger
         let rules = rules
-        table.get("/transactions") { request, _ in
+        table.get("/transactions") { request, context in
+            let ledger = try context.ledger()
             var query = try Self.transactionQuery(QueryReader(request))
             let reader = QueryReader(request)
             let limit = try reader.int("limit", in: 1...Self.maxPage) ?? 50
@@ -58,7 +58,8 @@ extension SpendlexService {
             return try JSONResponse.make(PageBody(itemsKey: "transactions", items: page.map(TransactionBody.init),
                                                   total: total, limit: limit, offset: offset))
         }
-        table.get("/transactions/export/csv") { request, _ in
+        table.get("/transactions/export/csv") { request, context in
+            let ledger = try context.ledger()
             let reader = QueryReader(request)
             let base = TransactionQuery(from: try reader.date("from"), to: try reader.date("to"),
                                         includeDuplicates: try reader.bool("include_duplicates") ?? false)
@@ -82,6 +83,7 @@ extension SpendlexService {
             })
         }
         table.get("/transactions/{id}") { _, context in
+            let ledger = try context.ledger()
             let id = try context.id()
             let found: StoredTransaction?
             do { found = try ledger.transaction(id: id) } catch { throw APIError.storeFailed(error) }
@@ -89,6 +91,7 @@ extension SpendlexService {
             return try JSONResponse.make(TransactionBody(found))
         }
         table.put("/transactions/{id}") { request, context in
+            let ledger = try context.ledger()
             let id = try context.id()
             let input = try await request.decodeJSON(TransactionEditInput.self, context: context)
             var edit = TransactionEdit(note: input.note)
@@ -108,6 +111,7 @@ extension SpendlexService {
             return try JSONResponse.make(TransactionBody(found))
         }
         table.delete("/transactions/{id}") { _, context in
+            let ledger = try context.ledger()
             let id = try context.id()
             let deleted: Bool
             do { deleted = try ledger.delete(transaction: id) } catch { throw APIError.storeFailed(error) }

@@ -8,20 +8,23 @@ import SpendlexStore
 extension SpendlexService {
     /// The wallet over HTTP, the advisor's preferences, and `POST /recommendations`.
     func addWalletRoutes(to table: RouteTable) {
-        let ledger = ledger
         let rules = rules
-        table.get("/wallet/cards") { _, _ in
-            try JSONResponse.make(["cards": try stored { try ledger.walletCards() }.map(WalletCardBody.init)])
+        table.get("/wallet/cards") { _, context in
+            let ledger = try context.ledger()
+            return try JSONResponse.make(["cards": try stored { try ledger.walletCards() }.map(WalletCardBody.init)])
         }
         table.post("/wallet/cards") { request, context in
+            let ledger = try context.ledger()
             let input = try await request.decodeJSON(WalletCardInput.self, context: context)
             let fields = try input.fields(rules: rules.current.engine.rules.rules)
             return try JSONResponse.make(WalletCardBody(record: try stored { try ledger.addWalletCard(fields) }), status: .created)
         }
         table.get("/wallet/cards/{id}") { _, context in
-            try JSONResponse.make(WalletCardBody(record: try card(try context.id(), in: ledger)))
+            let ledger = try context.ledger()
+            return try JSONResponse.make(WalletCardBody(record: try card(try context.id(), in: ledger)))
         }
         table.put("/wallet/cards/{id}") { request, context in
+            let ledger = try context.ledger()
             let id = try context.id()
             let input = try await request.decodeJSON(WalletCardInput.self, context: context)
             let fields = try input.fields(rules: rules.current.engine.rules.rules)
@@ -29,11 +32,13 @@ extension SpendlexService {
             return try JSONResponse.make(WalletCardBody(record: try card(id, in: ledger)))
         }
         table.delete("/wallet/cards/{id}") { _, context in
+            let ledger = try context.ledger()
             let id = try context.id()
             guard try stored({ try ledger.deleteWalletCard(id: id) }) else { throw APIError.notFound("no wallet card \(id)") }
             return Response(status: .noContent)
         }
         table.put("/wallet/cards/{id}/spending") { request, context in
+            let ledger = try context.ledger()
             let id = try context.id()
             struct Input: Decodable {
                 let spent: [String: String]
@@ -68,10 +73,12 @@ extension SpendlexService {
             guard try stored({ try ledger.setWalletSpending(card: id, spent) }) else { throw APIError.notFound("no wallet card \(id)") }
             return try JSONResponse.make(WalletCardBody(record: try card(id, in: ledger)))
         }
-        table.get("/preferences") { _, _ in
-            try JSONResponse.make(PreferencesBody(stored: try stored { try ledger.preferences() }))
+        table.get("/preferences") { _, context in
+            let ledger = try context.ledger()
+            return try JSONResponse.make(PreferencesBody(stored: try stored { try ledger.preferences() }))
         }
         table.put("/preferences") { request, context in
+            let ledger = try context.ledger()
             let input = try await request.decodeJSON(PreferencesInput.self, context: context)
             var changes: [String: String?] = [:]
             if let program = input.preferredProgram {
@@ -89,7 +96,8 @@ extension SpendlexService {
             try stored { try ledger.setPreferences(changes) }
             return try JSONResponse.make(PreferencesBody(stored: try stored { try ledger.preferences() }))
         }
-        table.post("/recommendations") { request, context in
+        table.post("/recommendations", access: .person(.read)) { request, context in
+            let ledger = try context.ledger()
             struct Input: Decodable {
                 let query: String?
                 let merchant: String?
