@@ -128,6 +128,11 @@ phases.coverage.checks.positive_data_acceptance.expected-statuses = ["2xx", "401
 
 # Registering and adding a person take a 422 for an address the service does not take as an
 # e-mail address (no dot in its domain, spaces) and a 409 for one taken.
+# A person's own rule file takes a 422 when the YAML is no rule file or does not compile.
+[[operations]]
+include-operation-id = "saveOwnRules"
+checks.positive_data_acceptance.expected-statuses = ["2xx", "401", "403", "404", "422"]
+
 [[operations]]
 include-operation-id = ["register", "addPerson"]
 checks.positive_data_acceptance.expected-statuses = ["2xx", "401", "403", "404", "409", "422", "429"]

@@ -257,6 +257,7 @@ public struct SpendlexService: Sendable {
         addCategoryRoutes(to: table)
         addWalletRoutes(to: table)
         addRuleRoutes(to: table)
+        addOwnRuleRoutes(to: table)
         addSyncRoutes(to: table)
     }
 

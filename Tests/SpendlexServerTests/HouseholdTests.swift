@@ -91,6 +91,8 @@ struct HouseholdTests {
                                              json: #"{"card": "amex-gold", "last4": "4321", "nickname": "GOLDFINCH"}"#)
             let cardID = try #require(card["id"] as? Int, "\(card.text)")
             #expect(try await client.call(.put, "/preferences", key: ana.key, json: #"{"preferred_program": "amex-mr"}"#).status == .ok)
+            let own = try await client.call(.put, "/rules/mine/anas.yaml", key: ana.key, json: "{\"yaml\": \(jsonString(Self.ownBank))}")
+            #expect(own.status == .ok, "\(own.text)")
 
             // What Bo gets on each route, with Ana's ids where a route takes one.
             typealias Check = @Sendable (JSONReply) -> Void
@@ -139,6 +141,12 @@ struct HouseholdTests {
                 }),
                 RouteSpec("POST", "/sync"): (nil, "/sync", { #expect($0.errorCode == "no_mailboxes") }),
                 RouteSpec("GET", "/me"): (nil, "/me", { #expect($0.at("person", "email") as? String == "bo@example.com") }),
+                // Ana's own rule file is not Bo's to read, replace or remove.
+                RouteSpec("GET", "/rules/mine"): (nil, "/rules/mine", { #expect($0["files"] as? [String] == []) }),
+                RouteSpec("DELETE", "/rules/mine/{file}"): (nil, "/rules/mine/anas.yaml", notFound),
+                RouteSpec("PUT", "/rules/mine/{file}"): (#"{"yaml": "grammar: bos\nfragments: {BO: 'x'}\n"}"#, "/rules/mine/bos.yaml", {
+                    #expect($0.status == .ok, "\($0.text)")
+                }),
             ]
             // Every route reaching a person's data has a check; the others reach none.
             for (route, rule) in access {
@@ -152,7 +160,8 @@ struct HouseholdTests {
             // Bo's calls in an order where Bo owns nothing yet when Ana's ids are tried (ids are
             // per ledger: Bo's first transaction is his own number 1), and Bo's own copy of Ana's
             // message comes last.
-            let order = ["/transactions/{id}", "/categories/mappings/{id}", "/wallet/cards/{id}/spending", "/wallet/cards/{id}",
+            let order = ["/transactions/{id}", "/categories/mappings/{id}", "/wallet/cards/{id}/spending", "/wallet/cards/{id}", "/rules/mine",
+                         "/rules/mine/{file}",
                          "/transactions", "/transactions/export/csv", "/search", "/ask", "/categories/mappings", "/reports/summary",
                          "/recurring", "/budgets", "/wallet/cards", "/preferences", "/recommendations", "/parse", "/sync", "/me",
                          "/messages", "/messages/batch"]
@@ -179,6 +188,7 @@ struct HouseholdTests {
             #expect(try await client.call(.get, "/wallet/cards/\(cardID)", key: ana.key)["nickname"] as? String == "GOLDFINCH")
             #expect(try await client.call(.get, "/preferences", key: ana.key)["preferred_program"] as? String == "amex-mr")
             #expect(try await client.call(.get, "/budgets", key: ana.key).status == .ok)
+            #expect(try await client.call(.get, "/rules/mine", key: ana.key)["files"] as? [String] == ["anas.yaml"])
         }
     }
 
@@ -193,6 +203,7 @@ struct HouseholdTests {
             _ = try await client.call(.post, "/messages", key: ana.key, json: Self.anaSMS)
             for (route, rule) in access {
                 let path = route.path.replacingOccurrences(of: "{id}", with: "1").replacingOccurrences(of: "{person}", with: ana.id)
+                    .replacingOccurrences(of: "{file}", with: "any.yaml")
                 let method = HTTPRequest.Method(rawValue: route.method)!
                 switch rule {
                 case .person(.write):
@@ -331,6 +342,60 @@ struct HouseholdTests {
             #expect(try await client.call(.get, "/transactions", key: ana.key).status == .unauthorized)
             // Bo is untouched.
             #expect(try await client.call(.get, "/transactions?days=36500", key: bo.key)["total"] as? Int == 1)
+        }
+    }
+
+    /// A bank file of Ana's own, for a credit union the bundled rules do not know.
+    static let ownBank = """
+        bank: Sample Credit Union
+        id: samplecu
+        country: US
+        currency: USD
+        senders: ["SAMPLECU"]
+        parsers:
+          - id: samplecu.card.debit
+            direction: debit
+            pattern: 'SampleCU: card purchase of %{MONEY:amount} at (?<merchant>[A-Z][A-Z ]+?)\\.'
+            examples:
+              - text: "SampleCU: card purchase of $12.50 at COFFEE PLACE."
+                expect: {amount: "12.50", merchant: COFFEE PLACE}
+              - text: "SampleCU: card purchase of $3.00 at BUS FARE."
+                expect: {amount: "3.00", merchant: BUS FARE}
+            counter_examples:
+              - "SampleCU: your statement is ready."
+        """
+
+    @Test("a person's own rule files apply to their messages alone; a file that breaks their set is refused and not kept")
+    func ownRules() async throws {
+        let test = try TestHousehold()
+        let ana = try test.person("ana@example.com")
+        let bo = try test.person("bo@example.com")
+        let message = #"{"sender": "SAMPLECU", "text": "SampleCU: card purchase of $41.20 at HARDWARE BARN."}"#
+        try await test.live { client in
+            let saved = try await client.call(.put, "/rules/mine/samplecu.yaml", key: ana.key, json: "{\"yaml\": \(jsonString(Self.ownBank))}")
+            #expect(saved.status == .ok, "\(saved.text)")
+            #expect(saved["banks"] as? [String] == ["samplecu"])
+            let hers = try await client.call(.post, "/parse", key: ana.key, json: message)
+            #expect(hers["rule"] as? String == "samplecu.card.debit", "\(hers.text)")
+            #expect(hers.at("transaction", "merchant") as? String == "HARDWARE BARN")
+            let his = try await client.call(.post, "/parse", key: bo.key, json: message)
+            #expect(his["rule"] as? String != "samplecu.card.debit", "\(his.text)")
+            #expect((try await client.call(.get, "/rules", key: bo.key)["banks"] as? [[String: Any]])?.contains { $0["id"] as? String == "samplecu" } == false)
+            #expect((try await client.call(.get, "/rules", key: ana.key)["banks"] as? [[String: Any]])?.contains { $0["id"] as? String == "samplecu" } == true)
+
+            // A broken file: 422 with its location under mine/, nothing saved, her set unchanged.
+            let broken = try await client.call(.put, "/rules/mine/broken.yaml", key: ana.key,
+                                               json: #"{"yaml": "bank: Broken\nid: broken\nparsers:\n  - id: broken.x\n    pattern: '(unclosed'\n"}"#)
+            #expect(broken.status == .unprocessableContent && broken.errorCode == "invalid_rules", "\(broken.text)")
+            #expect((broken.at("error", "message") as? String)?.contains("mine/broken.yaml:") == true, "\(broken.text)")
+            #expect(!broken.text.contains(test.folder.url.path))
+            #expect(try await client.call(.get, "/rules/mine", key: ana.key)["files"] as? [String] == ["samplecu.yaml"])
+            #expect(try await client.call(.put, "/rules/mine/..%2Fescape.yaml", key: ana.key, json: #"{"yaml": ""}"#).status != .ok)
+            #expect(try await client.call(.get, "/rules/mine", key: bo.key)["files"] as? [String] == [])
+
+            #expect(try await client.call(.delete, "/rules/mine/samplecu.yaml", key: ana.key).status == .noContent)
+            #expect(try await client.call(.delete, "/rules/mine/samplecu.yaml", key: ana.key).status == .notFound)
+            #expect(try await client.call(.post, "/parse", key: ana.key, json: message)["rule"] as? String != "samplecu.card.debit")
         }
     }
 

@@ -4,28 +4,6 @@ import SpendlexMail
 import SpendlexStore
 import Synchronization
 
-/// One person's data as the routes see it: their ledger (messages, transactions, mappings,
-/// wallet, preferences), their cached mappings, the intake that stores into their ledger, and
-/// their budgets file. A service serving one ledger has one; a household one per person.
-public final class Tenant: Sendable {
-    /// The person's id; nil for a service serving one ledger.
-    public let personID: String?
-    /// Their ledger.
-    public let ledger: Ledger
-    let mappings: CategoryMappingCache
-    let intake: MessageIntake
-    /// Their budgets file (GET /budgets).
-    let budgetsPath: String
-
-    init(personID: String?, ledger: Ledger, rules: LiveRules, budgetsPath: String, maxMIMEDepth: Int) {
-        self.personID = personID
-        self.ledger = ledger
-        self.budgetsPath = budgetsPath
-        mappings = CategoryMappingCache(ledger: ledger)
-        intake = MessageIntake(rules: rules, ledger: ledger, mappings: mappings, maxMIMEDepth: maxMIMEDepth)
-    }
-}
-
 /// Who may register on a household service.
 public enum RegistrationMode: String, Sendable, CaseIterable {
     /// Anyone who reaches the service.
@@ -80,7 +58,8 @@ public final class Household: Sendable {
             if let known = open[personID] { return known }
             let ledger = try Ledger(path: try folders.ledgerPath(of: personID))
             let tenant = Tenant(personID: personID, ledger: ledger, rules: rules,
-                                budgetsPath: try folders.budgetsPath(of: personID), maxMIMEDepth: maxMIMEDepth)
+                                budgetsPath: try folders.budgetsPath(of: personID), maxMIMEDepth: maxMIMEDepth,
+                                ownRules: try folders.rulesFolder(of: personID))
             open[personID] = tenant
             return tenant
         }

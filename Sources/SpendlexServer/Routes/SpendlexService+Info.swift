@@ -14,14 +14,24 @@ struct DiagnosticBody: Encodable, Sendable {
     let text: String
 
     init(_ diagnostic: Diagnostic) {
+        self.init(diagnostic, folder: nil, shownAs: "")
+    }
+
+    /// A diagnostic's body; a path under `folder` is shown as `shownAs` and the rest of the path
+    /// (a person's own rule files are `mine/<file>`, not where the server keeps them).
+    init(_ diagnostic: Diagnostic, folder: String?, shownAs: String) {
+        func shown(_ text: String) -> String {
+            guard let folder else { return text }
+            return text.replacingOccurrences(of: folder.hasSuffix("/") ? folder : folder + "/", with: shownAs)
+        }
         severity = diagnostic.severity.rawValue
         id = diagnostic.id.description
-        file = diagnostic.location.file
+        file = shown(diagnostic.location.file)
         line = diagnostic.location.line
         column = diagnostic.location.column
         // A diagnostic may quote a rule file's example text.
-        message = CardNumberMasker.mask(diagnostic.message)
-        text = CardNumberMasker.mask(diagnostic.description)
+        message = CardNumberMasker.mask(shown(diagnostic.message))
+        text = CardNumberMasker.mask(shown(diagnostic.description))
     }
 }
 

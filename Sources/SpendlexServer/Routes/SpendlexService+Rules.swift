@@ -12,7 +12,9 @@ extension SpendlexService {
     /// (`POST /rules/try`, nothing saved).
     func addRuleRoutes(to table: RouteTable) {
         let rules = rules
-        table.get("/rules", access: .shared(.read)) { _, _ in
+        table.get("/rules", access: .shared(.read)) { _, context in
+            // A person's set: the shared rules and their own files.
+            let rules = context.caller?.tenant?.rules ?? rules
             struct Parser: Encodable {
                 let id: String
                 let enabled: Bool

@@ -37,6 +37,8 @@ public struct RejectedRules: Sendable {
 public struct RuleLoadError: Error, CustomStringConvertible {
     /// The diagnostics, formatted with their source lines.
     public let formatted: String
+    /// Every diagnostic, sorted by location.
+    public var diagnostics: [Diagnostic] = []
     /// The formatted diagnostics.
     public var description: String { formatted }
 }
@@ -83,7 +85,7 @@ public final class LiveRules: Sendable {
         watchedPaths = paths + [RuleLoader.grammarFolder(near: paths)].compactMap { $0 }
         switch Self.compile(paths: paths, watched: watchedPaths, policy: policy, matchLimit: matchLimit) {
         case .swapped(let snapshot): state = Mutex(State(current: snapshot))
-        case .rejected(let rejected): throw RuleLoadError(formatted: rejected.formatted)
+        case .rejected(let rejected): throw RuleLoadError(formatted: rejected.formatted, diagnostics: rejected.diagnostics)
         }
     }
 

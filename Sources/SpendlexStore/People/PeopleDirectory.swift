@@ -268,6 +268,11 @@ public struct PeopleFolders: Sendable {
         try folder(of: personID).appendingPathComponent("ledger.sqlite").path
     }
 
+    /// A person's own rule files (bank files and grammars that apply to their messages only).
+    public func rulesFolder(of personID: String) throws -> URL {
+        try folder(of: personID).appendingPathComponent("rules")
+    }
+
     /// A person's budgets file (read when present).
     public func budgetsPath(of personID: String) throws -> String {
         try folder(of: personID).appendingPathComponent("budgets.yaml").path
