@@ -316,6 +316,24 @@ struct HouseholdTests {
         }
     }
 
+    @Test("guessing invitation codes is throttled as logins are: 429 after the limit, no password hashed then")
+    func registrationThrottled() async throws {
+        let test = try TestHousehold(registration: .invite, throttle: LoginThrottle(limit: 3, addressLimit: 5))
+        let hasher = test.hasher
+        // The household made one hash at start: its decoy for unknown e-mails.
+        let before = hasher.hashes
+        try await test.live { client in
+            var statuses: [HTTPResponse.Status] = []
+            for guess in 0..<8 {
+                let reply = try await client.call(.post, "/auth/register", key: nil,
+                                                  json: #"{"email": "eve\#(guess)@example.com", "password": "long enough", "invitation": "inv_\#(guess)"}"#)
+                statuses.append(reply.status)
+            }
+            #expect(statuses == Array(repeating: .conflict, count: 5) + Array(repeating: .tooManyRequests, count: 3), "\(statuses)")
+            #expect(hasher.hashes - before == 5)
+        }
+    }
+
     @Test("removing a person leaves none of their rows or files")
     func removal() async throws {
         let test = try TestHousehold()

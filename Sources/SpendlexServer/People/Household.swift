@@ -78,6 +78,8 @@ public final class Household: Sendable {
         case taken
         /// The e-mail or password is not acceptable, and why.
         case invalid(String)
+        /// Too many refused attempts from this address or for this address.
+        case throttled(retryAfter: Duration)
     }
 
     /// The shortest password accepted (NIST SP 800-63B asks for at least 8).
@@ -93,11 +95,19 @@ public final class Household: Sendable {
         return person
     }
 
-    /// Registers a person as they do themselves (`POST /auth/register`), as the mode allows.
-    func register(email: String, password: String, invitation: String?) throws -> Person {
-        let person = try registered(email: email, password: password, invitation: invitation)
-        _ = try folders.folder(of: person.id)
-        return person
+    /// Registers a person as they do themselves (`POST /auth/register`), as the mode allows. A
+    /// refusal counts as a failed login for the address (and the address asked for), so that
+    /// invitation codes cannot be guessed, nor addresses probed, faster than passwords.
+    func register(email: String, password: String, invitation: String?, address: String) throws -> Person {
+        if let wait = throttle.wait(account: email, address: address) { throw Refusal.throttled(retryAfter: wait) }
+        do {
+            let person = try registered(email: email, password: password, invitation: invitation)
+            _ = try folders.folder(of: person.id)
+            return person
+        } catch let refusal as Refusal {
+            if case .invalid = refusal {} else { throttle.failed(account: email, address: address) }
+            throw refusal
+        }
     }
 
     private func registered(email: String, password: String, invitation: String?) throws -> Person {

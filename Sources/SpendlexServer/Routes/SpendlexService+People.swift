@@ -69,11 +69,12 @@ extension SpendlexService {
             }
             let household = try household()
             let input = try await request.decodeJSON(Input.self, context: context)
+            let address = context.clientAddress
             let made: (Person, PersonKey, String)
             do {
                 made = try await offloaded {
                     let person = try household.register(email: input.email, password: input.password,
-                                                        invitation: input.invitation)
+                                                        invitation: input.invitation, address: address)
                     let (record, key) = try household.makeKey(personID: person.id, scope: .write,
                                                               name: input.device ?? "registration")
                     return (person, record, key)
@@ -118,10 +119,7 @@ extension SpendlexService {
             case .wrong:
                 throw APIError(.unauthorized, "wrong_credentials", "wrong e-mail or password")
             case .throttled(let wait):
-                var error = APIError(.tooManyRequests, "too_many_attempts", "too many failed logins; try again later")
-                let seconds = wait.components.seconds + (wait.components.attoseconds > 0 ? 1 : 0)
-                error.headers[.retryAfter] = "\(max(1, seconds))"
-                throw error
+                throw Self.tooManyAttempts(wait)
             }
         }
 
@@ -224,7 +222,17 @@ extension SpendlexService {
             return APIError(.conflict, "email_taken", "someone has this e-mail address already")
         case .invalid(let why):
             return APIError(.unprocessableContent, "invalid_field", why)
+        case .throttled(let wait):
+            return tooManyAttempts(wait)
         }
+    }
+
+    /// 429 `too_many_attempts` with `Retry-After` in whole seconds (at least 1).
+    static func tooManyAttempts(_ wait: Duration) -> APIError {
+        var error = APIError(.tooManyRequests, "too_many_attempts", "too many failed attempts; try again later")
+        let seconds = wait.components.seconds + (wait.components.attoseconds > 0 ? 1 : 0)
+        error.headers[.retryAfter] = "\(max(1, seconds))"
+        return error
     }
 }
 
