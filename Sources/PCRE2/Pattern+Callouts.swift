@@ -87,3 +87,65 @@ private let calloutTrampoline: @convention(c) (UnsafeMutablePointer<pcre2_callou
                                        end: Int(block.pointee.current_position), markNumber: markNumber))
     return 1
 }
+
+/// How far a pattern got on a text it does not match: the furthest place in the pattern that
+/// matching reached, and the text it had matched by then.
+public struct PatternReach: Sendable, Equatable {
+    /// The UTF-8 offset in the pattern of the next item to match at the furthest point reached:
+    /// everything before it matched, the item there did not.
+    public let patternOffset: Int
+    /// Where that attempt started in the text (UTF-8 offset).
+    public let textStart: Int
+    /// Where it had got to in the text (UTF-8 offset).
+    public let textEnd: Int
+}
+
+extension Pattern {
+    /// For a pattern compiled with ``PatternOptions/autoCallout`` (without JIT): runs it over
+    /// `text` and returns the furthest point in the pattern that any attempt reached, at any start
+    /// position; with equal points, the attempt that had matched the most text. nil when no item
+    /// was reached at all. What regex debuggers show as "matching stopped here".
+    ///
+    /// - Throws: ``MatchError`` when a limit in `scratch` is hit (a catastrophic pattern).
+    public func furthestReach(in text: String, scratch: MatchScratch) throws(MatchError) -> PatternReach? {
+        var tracker = ReachTracker()
+        let context = scratch.matchContext
+        let matchData = scratch.matchData(atLeast: captureCount + 1)
+        var text = text
+        let rc: Int32 = withUnsafeMutablePointer(to: &tracker) { trackerPointer in
+            pcre2_set_callout_8(context, reachTrampoline, UnsafeMutableRawPointer(trackerPointer))
+            defer { pcre2_set_callout_8(context, nil, nil) }
+            return text.withUTF8 { bytes in
+                var empty: UInt8 = 0
+                return withUnsafePointer(to: &empty) { emptyPointer in
+                    pcre2_match_8(code, bytes.baseAddress ?? emptyPointer, bytes.count, 0, 0, matchData, context)
+                }
+            }
+        }
+        if rc < 0 && rc != PCRE2_ERROR_NOMATCH { throw MatchError(pcre2Code: rc) }
+        return tracker.best
+    }
+}
+
+/// The furthest point seen so far, updated by every auto callout.
+private struct ReachTracker {
+    var best: PatternReach?
+}
+
+/// PCRE2's callout function for `furthestReach`: records the point and returns 0 (go on).
+private let reachTrampoline: @convention(c) (UnsafeMutablePointer<pcre2_callout_block_8>?,
+                                             UnsafeMutableRawPointer?) -> Int32 = { block, data in
+    guard let block, let data else { return 0 }
+    let tracker = data.assumingMemoryBound(to: ReachTracker.self)
+    let point = PatternReach(patternOffset: Int(block.pointee.pattern_position), textStart: Int(block.pointee.start_match),
+                             textEnd: Int(block.pointee.current_position))
+    if let best = tracker.pointee.best {
+        if point.patternOffset > best.patternOffset
+            || (point.patternOffset == best.patternOffset && point.textEnd - point.textStart > best.textEnd - best.textStart) {
+            tracker.pointee.best = point
+        }
+    } else {
+        tracker.pointee.best = point
+    }
+    return 0
+}

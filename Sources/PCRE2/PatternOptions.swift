@@ -31,4 +31,8 @@ public struct PatternOptions: OptionSet, Sendable, Hashable {
     /// Unescaped whitespace in the pattern is ignored and `#` starts a comment
     /// (`PCRE2_EXTENDED`, like `(?x)`).
     public static let extended = PatternOptions(rawValue: PCRE2_EXTENDED)
+
+    /// A callout before every item of the pattern (`PCRE2_AUTO_CALLOUT`): how a debugger sees
+    /// where matching got to (``Pattern/furthestReach(in:scratch:)``). Slow; for tools only.
+    public static let autoCallout = PatternOptions(rawValue: PCRE2_AUTO_CALLOUT)
 }

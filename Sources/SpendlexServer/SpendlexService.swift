@@ -58,6 +58,8 @@ public struct ServiceConfiguration: Sendable {
     /// Set to host several people, each with a ledger of their own, instead of the one ledger at
     /// `storePath` (which is then not opened).
     public var household: HouseholdConfiguration?
+    /// Set when serving the rule playground (`spendlex playground`): its page and rules folder.
+    public var playground: PlaygroundConfiguration?
 
     /// A configuration; everything but the ledger has a default.
     public init(host: String = "127.0.0.1", port: Int = 8001, storePath: String,
@@ -258,6 +260,7 @@ public struct SpendlexService: Sendable {
         addWalletRoutes(to: table)
         addRuleRoutes(to: table)
         addOwnRuleRoutes(to: table)
+        addPlaygroundRoutes(to: table)
         addSyncRoutes(to: table)
     }
 

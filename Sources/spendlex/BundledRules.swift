@@ -26,6 +26,16 @@ enum BundledRules {
             """)
     }
 
+    /// The rule playground's page (`playground/index.html` and its assets): in the first of the
+    /// same places that has it.
+    static func playgroundFolder() throws -> String {
+        for folder in candidates(ProcessInfo.processInfo.environment) {
+            let page = folder.isEmpty ? "playground" : folder + "/playground"
+            if FileManager.default.fileExists(atPath: page + "/index.html") { return page }
+        }
+        throw ValidationError("the playground's page is not in ./playground nor installed beside the binary: run from the repository, or scripts/dev install PREFIX")
+    }
+
     /// The folders searched, in order ("" is the working folder).
     static func candidates(_ environment: [String: String]) -> [String] {
         var folders = [""]

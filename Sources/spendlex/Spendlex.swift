@@ -11,7 +11,7 @@ struct Spendlex: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [Parse.self, Import.self, Fetch.self, Check.self, Test.self, Explain.self, Suggest.self, Categorize.self,
                       Transactions.self, Show.self, Edit.self, Search.self, Balances.self, Recurring.self, Budget.self, Ask.self, Export.self, Report.self,
-                      CheckBalances.self, Recommend.self, Serve.self, Keys.self, People.self]
+                      CheckBalances.self, Recommend.self, Serve.self, Keys.self, People.self, Playground.self]
     )
 
     static func main() async {

@@ -37,3 +37,30 @@ struct CalloutTests {
         #expect(try pattern.matches("abc", scratch: scratch))
     }
 }
+
+/// `furthestReach`: where matching stopped in a pattern compiled with auto callouts.
+@Suite("furthest reach")
+struct FurthestReachTests {
+    @Test("the furthest point in the pattern, and the text matched by then")
+    func furthest() throws {
+        let pattern = try Pattern("card purchase of \\$\\d+ at [A-Z]+\\.", options: [.autoCallout], jit: false)
+        let scratch = MatchScratch()
+        let text = "card refund of $5 at SHOP."
+        let reach = try #require(try pattern.furthestReach(in: text, scratch: scratch))
+        // "card " matched; the next item, the "p" of purchase, did not.
+        #expect(reach.patternOffset == 5)
+        #expect(Array(Array(text.utf8)[reach.textStart..<reach.textEnd]) == Array("card ".utf8))
+        // Further on, a later attempt that gets further wins.
+        let later = try #require(try pattern.furthestReach(in: "x card purchase of $12 at shop.", scratch: scratch))
+        #expect(later.patternOffset == "card purchase of \\$\\d+ at ".utf8.count)
+    }
+
+    @Test("a catastrophic pattern hits the match limit instead of running on")
+    func limit() throws {
+        let pattern = try Pattern("^(a+)+$", options: [.autoCallout], jit: false)
+        let scratch = MatchScratch(matchLimit: 10_000)
+        #expect(throws: MatchError.self) {
+            _ = try pattern.furthestReach(in: String(repeating: "a", count: 30) + "b", scratch: scratch)
+        }
+    }
+}

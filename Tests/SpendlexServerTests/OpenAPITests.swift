@@ -46,7 +46,7 @@ struct OpenAPITests {
             // Logging out revokes the key: last.
             for route in routes.sorted(by: { ($0.path == "/auth/logout" ? 1 : 0) < ($1.path == "/auth/logout" ? 1 : 0) }) {
                 let path = route.path.replacingOccurrences(of: "{id}", with: "999999").replacingOccurrences(of: "{person}", with: "nobody")
-                    .replacingOccurrences(of: "{file}", with: "any.yaml")
+                    .replacingOccurrences(of: "{file}", with: "any.yaml").replacingOccurrences(of: "{name}", with: "any.js")
                 let reply = try await client.call(HTTPRequest.Method(route.method)!, path, key: key,
                                                   json: ["POST", "PUT"].contains(route.method) ? "{}" : nil)
                 #expect(reply.errorCode != "no_route", "\(route): \(reply.text)")

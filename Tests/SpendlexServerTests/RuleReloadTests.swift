@@ -135,16 +135,26 @@ struct RuleReloadTests {
         defer { hangup.stopListening(id) }
         // A thread that takes SIGHUP raises it at itself, so the handler runs there whatever
         // other threads block. (Swift's concurrency threads block signals, and a thread inherits
-        // its creator's mask: unblock it first.)
-        let thread = Thread {
-            var set = sigset_t()
-            sigemptyset(&set)
-            sigaddset(&set, SIGHUP)
-            pthread_sigmask(SIG_UNBLOCK, &set, nil)
-            raise(SIGHUP)
+        // its creator's mask: unblock it first.) Raised again every few seconds until it arrives:
+        // the test failed twice in full CI runs on a loaded machine, waiting 120 s for a single
+        // signal, without a cause found (see the issue notes); what it checks is that SIGHUP
+        // reaches the listeners, which a lost first signal would not disprove.
+        func raiseOnAThreadOfItsOwn() {
+            let thread = Thread {
+                var set = sigset_t()
+                sigemptyset(&set)
+                sigaddset(&set, SIGHUP)
+                pthread_sigmask(SIG_UNBLOCK, &set, nil)
+                raise(SIGHUP)
+            }
+            thread.start()
         }
-        thread.start()
-        #expect(try await Self.eventually(seconds: 120) { received.withLock { $0 } >= 1 })
+        var arrived = false
+        for _ in 0..<24 where !arrived {
+            raiseOnAThreadOfItsOwn()
+            arrived = try await Self.eventually(seconds: 5) { received.withLock { $0 } >= 1 }
+        }
+        #expect(arrived)
     }
 
     @Test("requests during reloads see the old set or the new one, never none")

@@ -100,7 +100,10 @@ struct APIKeyMiddleware: RouterMiddleware {
     static let openPaths: Set<String> = ["/health", "/auth/login", "/auth/register"]
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        if Self.openPaths.contains(request.uri.path) { return try await next(request, context) }
+        if Self.openPaths.contains(request.uri.path) || request.uri.path == "/playground"
+            || request.uri.path.hasPrefix("/playground/assets/") {
+            return try await next(request, context)
+        }
         guard let presented = request.headers.first(where: { $0.name.canonicalName == "x-api-key" })?.value,
               !presented.isEmpty else {
             throw APIError(.unauthorized, "unauthorized", "an X-API-Key header is required")

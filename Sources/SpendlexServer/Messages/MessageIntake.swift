@@ -22,9 +22,15 @@ struct MessageResult: Encodable, Sendable {
     var reason: String?
     /// The text that was parsed, card numbers masked (`/parse` only, for rule authors).
     var text: String?
+    /// `/rules/try` only: for a message the draft did not read, the parser that came closest.
+    var nearest: NearestBody?
+    /// `/rules/try` only: what the rules serving now make of the message.
+    var fallback: FallbackBody?
+    /// `/rules/try` only: whether a pattern hit the backtracking limit on the message.
+    var catastrophic: Bool?
 
     enum CodingKeys: String, CodingKey {
-        case status, transaction, rule, reason, text
+        case status, transaction, rule, reason, text, nearest, fallback, catastrophic
         case messageID = "message_id", duplicateOf = "duplicate_of"
     }
 
@@ -39,7 +45,62 @@ struct MessageResult: Encodable, Sendable {
         try c.encode(rule, forKey: .rule)
         try c.encode(reason.map(CardNumberMasker.mask), forKey: .reason)
         if let text { try c.encode(CardNumberMasker.mask(text), forKey: .text) }
+        if let catastrophic {
+            try c.encode(nearest, forKey: .nearest)
+            try c.encode(fallback, forKey: .fallback)
+            try c.encode(catastrophic, forKey: .catastrophic)
+        }
     }
+}
+
+/// The parser that came closest to reading a message, and where its pattern stopped.
+struct NearestBody: Encodable, Sendable {
+    let parser: String
+    let patternBefore: String
+    let patternAfter: String
+    let fragment: String?
+    let matchedText: String
+    let progress: Double
+
+    init(_ nearest: NearestParser) {
+        parser = nearest.parser
+        patternBefore = nearest.patternBefore
+        patternAfter = nearest.patternAfter
+        fragment = nearest.fragment
+        matchedText = CardNumberMasker.mask(nearest.matchedText)
+        progress = (nearest.progress * 1000).rounded() / 1000
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case parser, fragment, progress
+        case patternBefore = "pattern_before", patternAfter = "pattern_after", matchedText = "matched_text"
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(parser, forKey: .parser)
+        try c.encode(patternBefore, forKey: .patternBefore)
+        try c.encode(patternAfter, forKey: .patternAfter)
+        try c.encode(fragment, forKey: .fragment)
+        try c.encode(matchedText, forKey: .matchedText)
+        try c.encode(progress, forKey: .progress)
+    }
+}
+
+/// What the rules serving now make of a message tried against a draft.
+struct FallbackBody: Encodable, Sendable {
+    let status: String
+    let rule: String?
+    let transaction: TransactionBody?
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(status, forKey: .status)
+        try c.encode(rule, forKey: .rule)
+        try c.encode(transaction, forKey: .transaction)
+    }
+
+    enum CodingKeys: String, CodingKey { case status, rule, transaction }
 }
 
 /// Parses posted messages with the live rules and, for `/messages`, stores them in the

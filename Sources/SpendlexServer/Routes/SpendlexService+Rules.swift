@@ -87,21 +87,28 @@ extension SpendlexService {
                 enum CodingKeys: String, CodingKey { case yaml, samples }
             }
             let input = try await request.decodeJSON(Input.self, context: context)
-            return try JSONResponse.make(Self.tryDraft(input.yaml, samples: (input.samples ?? []).map {
-                Message(id: "", text: $0.text, sender: $0.sender, subject: $0.subject,
-                        channel: $0.subject == nil ? .sms : .email)
-            }, live: rules.current))
+            let live = (context.caller?.tenant?.rules ?? rules).current
+            let samples = (input.samples ?? []).map {
+                Message(id: "", text: $0.text, sender: $0.sender, subject: $0.subject, channel: $0.subject == nil ? .sms : .email)
+            }
+            // Off the request threads: a draft's patterns run under the match limit, but a slow
+            // one must not hold a thread other requests are answered on.
+            return try JSONResponse.make(try await offloaded { Self.tryDraft(input.yaml, samples: samples, live: live) })
         }
     }
 
     /// What a draft rule file says and does: its diagnostics (`draft.yaml:line:col`), its own
     /// examples run, and what it makes of each sample. The draft is compiled with the live set's
-    /// grammars and categories, alone among banks; nothing is saved.
+    /// grammars, field layer, country profiles and categories, alone among banks; nothing is saved.
     static func tryDraft(_ yaml: String, samples: [Message], live: RuleSnapshot) -> DraftTrial {
         let liveRules = live.engine.rules.rules
         var ruleSet = RuleSet(fragments: liveRules.fragments, sources: liveRules.sources)
         ruleSet.categories = liveRules.categories
         ruleSet.categoryTables = liveRules.categoryTables
+        // The field layer (balances, references) and the country profiles, as `spendlex test` has
+        // them: without them a draft's examples that expect a balance failed here and passed there.
+        ruleSet.fieldLayer = liveRules.fieldLayer
+        ruleSet.countries = liveRules.countries
         var diagnostics: [Diagnostic] = []
         RuleLoader.load(text: yaml, path: draftPath, into: &ruleSet, diagnostics: &diagnostics)
         diagnostics += RuleLoader.validate(ruleSet)
@@ -122,6 +129,7 @@ extension SpendlexService {
         }
         trial.examples = DraftTrial.Examples(passed: passed, failed: failed, failures: failures.map(DiagnosticBody.init))
         let worker = engine.makeWorker()
+        let liveWorker = live.engine.makeWorker()
         for (index, sample) in samples.enumerated() {
             var message = sample
             message.id = "sample-\(index + 1)"
@@ -131,6 +139,25 @@ extension SpendlexService {
             var result = MessageIntake.result(of: outcome, messageID: message.id)
             result.transaction = outcome.transaction.map(TransactionBody.init)
             result.text = CardNumberMasker.mask(message.text)
+            result.catastrophic = false
+            if case .matchLimit(let rule, _) = outcome {
+                result.catastrophic = true
+                result.reason = "\(rule) needed more than \(engine.matchLimit) backtracking steps on this message: "
+                    + "catastrophic backtracking (nested or overlapping repeats such as (a+)+); the message was not read"
+            } else if outcome.transaction == nil {
+                do {
+                    result.nearest = try engine.nearestParser(to: message.text, bank: nil).map(NearestBody.init)
+                } catch {
+                    result.catastrophic = true
+                    result.status = "error"
+                    result.rule = error.parser
+                    result.reason = "\(error.parser) hit the backtracking limit on this message: catastrophic backtracking"
+                }
+            }
+            let fallback = liveWorker.parse(message)
+            result.fallback = FallbackBody(status: MessageIntake.result(of: fallback, messageID: message.id).status,
+                                           rule: fallback.transaction?.rule ?? MessageIntake.result(of: fallback, messageID: "").rule,
+                                           transaction: fallback.transaction.map(TransactionBody.init))
             trial.results.append(result)
         }
         return trial
