@@ -35,4 +35,8 @@ public struct PatternOptions: OptionSet, Sendable, Hashable {
     /// A callout before every item of the pattern (`PCRE2_AUTO_CALLOUT`): how a debugger sees
     /// where matching got to (``Pattern/furthestReach(in:scratch:)``). Slow; for tools only.
     public static let autoCallout = PatternOptions(rawValue: PCRE2_AUTO_CALLOUT)
+
+    /// No start-of-match shortcuts (`PCRE2_NO_START_OPTIMIZE`): without it, a text that lacks a
+    /// literal the pattern requires is failed before any attempt, and a debugger sees nothing.
+    public static let noStartOptimize = PatternOptions(rawValue: PCRE2_NO_START_OPTIMIZE)
 }

@@ -47,7 +47,8 @@ extension RuleEngine {
         for bank in rules.banks where bankID == nil || bank.id == bankID {
             for parser in bank.parsers {
                 guard let written = parser.rule.pattern, let expanded = expander.expand(written),
-                      let pattern = try? Pattern(expanded.text, options: [.duplicateNames, .autoCallout], jit: false) else { continue }
+                      let pattern = try? Pattern(expanded.text, options: [.duplicateNames, .autoCallout, .noStartOptimize],
+                                                 jit: false) else { continue }
                 let reach: PatternReach?
                 do { reach = try pattern.furthestReach(in: text, scratch: scratch) } catch {
                     throw NearestParserError(parser: parser.id, error: error)
