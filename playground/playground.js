@@ -257,7 +257,12 @@ function resultCard(result, sample, index) {
     h('p', { class: 'message-text' }, result.text != null ? result.text : sample.text),
     h('dl', { class: 'meta' },
       h('dt', {}, 'Rule'), h('dd', { class: 'rule-id' }, result.rule || '—'),
-      t && t.confidence != null ? [h('dt', {}, 'Confidence'), h('dd', {}, Number(t.confidence).toFixed(2))] : null,
+      t && t.confidence != null ? [h('dt', {}, 'Confidence'), h('dd', { class: 'confidence' }, Number(t.confidence).toFixed(2),
+        // What lowered it, as `spendlex explain` lists it: "−0.35 specificity: read by the fallback…".
+        (result.confidence_parts || []).length
+          ? h('ul', { class: 'confidence-parts' }, result.confidence_parts.map((p) =>
+            h('li', {}, `−${Number(p.weight).toFixed(2)} ${p.part}: ${p.summary}`)))
+          : null)] : null,
       result.reason ? [h('dt', {}, 'Reason'), h('dd', {}, result.reason)] : null));
 
   if (result.catastrophic) {

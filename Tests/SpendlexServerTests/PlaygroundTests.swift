@@ -58,6 +58,9 @@ struct PlaygroundTests {
             let results = try #require(reply["results"] as? [[String: Any]], "\(reply.text)")
             #expect(results[0]["rule"] as? String == "samplecu.card.debit")
             #expect(results[0]["nearest"] is NSNull)
+            // What lowered its confidence (no date in the text), as explain lists it.
+            let parts = try #require(results[0]["confidence_parts"] as? [[String: Any]], "\(reply.text)")
+            #expect(parts.contains { $0["part"] as? String == "date" }, "\(parts)")
             let nearest = try #require(results[1]["nearest"] as? [String: Any], "\(reply.text)")
             #expect(nearest["parser"] as? String == "samplecu.card.debit")
             #expect(nearest["pattern_before"] as? String == "SampleCU: card ")

@@ -28,9 +28,12 @@ struct MessageResult: Encodable, Sendable {
     var fallback: FallbackBody?
     /// `/rules/try` only: whether a pattern hit the backtracking limit on the message.
     var catastrophic: Bool?
+    /// `/rules/try` only: what took the transaction's confidence below 1, as `explain` lists it.
+    var confidenceParts: [ConfidencePartBody] = []
 
     enum CodingKeys: String, CodingKey {
         case status, transaction, rule, reason, text, nearest, fallback, catastrophic
+        case confidenceParts = "confidence_parts"
         case messageID = "message_id", duplicateOf = "duplicate_of"
     }
 
@@ -49,6 +52,7 @@ struct MessageResult: Encodable, Sendable {
             try c.encode(nearest, forKey: .nearest)
             try c.encode(fallback, forKey: .fallback)
             try c.encode(catastrophic, forKey: .catastrophic)
+            try c.encode(confidenceParts, forKey: .confidenceParts)
         }
     }
 }
@@ -85,6 +89,13 @@ struct NearestBody: Encodable, Sendable {
         try c.encode(matchedText, forKey: .matchedText)
         try c.encode(progress, forKey: .progress)
     }
+}
+
+/// One doubt that lowered a transaction's confidence: its part of the score, what it takes off, why.
+struct ConfidencePartBody: Encodable, Sendable {
+    let part: String
+    let weight: Double
+    let summary: String
 }
 
 /// What the rules serving now make of a message tried against a draft.

@@ -140,6 +140,9 @@ extension SpendlexService {
             result.transaction = outcome.transaction.map(TransactionBody.init)
             result.text = CardNumberMasker.mask(message.text)
             result.catastrophic = false
+            result.confidenceParts = outcome.transaction?.confidenceParts.doubts.map {
+                ConfidencePartBody(part: $0.part, weight: $0.weight, summary: $0.summary)
+            } ?? []
             if case .matchLimit(let rule, _) = outcome {
                 result.catastrophic = true
                 result.reason = "\(rule) needed more than \(engine.matchLimit) backtracking steps on this message: "
