@@ -34,10 +34,10 @@ public enum ExampleInserter {
         }
         var lines = yaml.components(separatedBy: "\n")
         let keyIndent = String(repeating: " ", count: idColumn - 1)
-        var item = ["- text: " + quoted(text)]
-        if let sender { item.append("  sender: " + quoted(sender)) }
+        var item = ["- text: " + YAMLScalar.doubleQuoted(text)]
+        if let sender { item.append("  sender: " + YAMLScalar.doubleQuoted(sender)) }
         if !expect.isEmpty {
-            item.append("  expect: {" + expect.map { "\($0.field): \(quoted($0.value))" }.joined(separator: ", ") + "}")
+            item.append("  expect: {" + expect.map { "\($0.field): \(YAMLScalar.doubleQuoted($0.value))" }.joined(separator: ", ") + "}")
         }
         if let examplesKey = mapping.keys.first(where: { $0.string == "examples" }), let line = examplesKey.mark?.line,
            mapping["examples"]?.sequence != nil {
@@ -50,26 +50,5 @@ public enum ExampleInserter {
             lines.insert(contentsOf: [keyIndent + "examples:"] + item.map { keyIndent + "  " + $0 }, at: idLine)
         }
         return lines.joined(separator: "\n")
-    }
-
-    /// A YAML double-quoted scalar (escapes for quotes, backslashes and control characters).
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    out += String(format: "\\x%02X", scalar.value)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
     }
 }

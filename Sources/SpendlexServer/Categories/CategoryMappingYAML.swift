@@ -1,5 +1,6 @@
 import Foundation
 import SpendlexEngine
+import SpendlexRules
 import SpendlexStore
 
 /// The user's mappings as rows of a merchant table of rules/categories.yaml (`GET

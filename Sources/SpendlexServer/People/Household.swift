@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import SpendlexMail
 import SpendlexStore
@@ -29,7 +28,14 @@ public final class Household: Sendable {
     /// The rules people's messages are parsed with; nil when only people are managed (the CLI).
     let rules: LiveRules?
     let maxMIMEDepth: Int
-    private let tenants = Mutex<[String: Tenant]>([:])
+    /// Each person's slot, made on their first request; the slot's own lock is held while their
+    /// ledger opens, so that people's first requests open their ledgers side by side.
+    private let tenants = Mutex<[String: TenantSlot]>([:])
+
+    private final class TenantSlot: Sendable {
+        let tenant = Mutex<Tenant?>(nil)
+    }
+
     /// A hash of no one's password, checked when an e-mail is unknown so that it costs what a
     /// wrong password costs and the answer's timing does not say who has an account.
     private let decoyHash: String
@@ -52,16 +58,22 @@ public final class Household: Sendable {
     /// A person's data, opening their ledger on first use.
     public func tenant(of personID: String) throws -> Tenant {
         guard let rules else { throw HouseholdError.noRules }
-        // Opened under the lock: two first requests of one person at once must not both create and
-        // migrate the same new file. Opening takes a few milliseconds, once per person.
-        return try tenants.withLock { open in
-            if let known = open[personID] { return known }
+        let slot = tenants.withLock { slots in
+            if let known = slots[personID] { return known }
+            let made = TenantSlot()
+            slots[personID] = made
+            return made
+        }
+        // Opened under the person's own lock: two first requests of one person at once must not
+        // both create and migrate the same new file; other people's are opened meanwhile.
+        return try slot.tenant.withLock { tenant in
+            if let open = tenant { return open }
             let ledger = try Ledger(path: try folders.ledgerPath(of: personID))
-            let tenant = Tenant(personID: personID, ledger: ledger, rules: rules,
+            let opened = Tenant(personID: personID, ledger: ledger, rules: rules,
                                 budgetsPath: try folders.budgetsPath(of: personID), maxMIMEDepth: maxMIMEDepth,
                                 ownRules: try folders.rulesFolder(of: personID))
-            open[personID] = tenant
-            return tenant
+            tenant = opened
+            return opened
         }
     }
 
