@@ -364,25 +364,9 @@ struct HouseholdTests {
         }
     }
 
-    /// A bank file of Ana's own, for a credit union the bundled rules do not know.
-    static let ownBank = """
-        bank: Sample Credit Union
-        id: samplecu
-        country: US
-        currency: USD
-        senders: ["SAMPLECU"]
-        parsers:
-          - id: samplecu.card.debit
-            direction: debit
-            pattern: 'SampleCU: card purchase of %{MONEY:amount} at (?<merchant>[A-Z][A-Z ]+?)\\.'
-            examples:
-              - text: "SampleCU: card purchase of $12.50 at COFFEE PLACE."
-                expect: {amount: "12.50", merchant: COFFEE PLACE}
-              - text: "SampleCU: card purchase of $3.00 at BUS FARE."
-                expect: {amount: "3.00", merchant: BUS FARE}
-            counter_examples:
-              - "SampleCU: your statement is ready."
-        """
+    /// A bank file of Ana's own, for a credit union the bundled rules do not know (the playground
+    /// tests' file).
+    static let ownBank = PlaygroundTests.bank()
 
     @Test("a person's own rule files apply to their messages alone; a file that breaks their set is refused and not kept")
     func ownRules() async throws {

@@ -109,39 +109,40 @@ struct APIKeyMiddleware: RouterMiddleware {
             throw APIError(.unauthorized, "unauthorized", "an X-API-Key header is required")
         }
         var context = context
-        switch hosting {
-        case .one(let tenant, let keys):
-            let check: APIKeys.Check
-            do { check = try keys.check(presented) } catch { throw APIError.storeFailed(error) }
-            switch check {
-            case .valid(let record):
-                context.caller = Caller(personID: nil, scope: .write, keyID: record.id, tenant: tenant)
-            case .revoked:
-                throw Self.revoked
-            case .unknown:
-                throw Self.unknown
-            }
-        case .household(let household):
-            let check: APIKeyCheck<PersonKey>
-            do { check = try await offloaded { try household.key(presented: presented) } } catch { throw APIError.storeFailed(error) }
-            switch check {
-            case .valid(let record):
-                var tenant: Tenant?
-                if let person = record.personID {
-                    do { tenant = try await offloaded { try household.tenant(of: person) } } catch { throw APIError.storeFailed(error) }
-                }
-                context.caller = Caller(personID: record.personID, scope: record.scope, keyID: record.id, tenant: tenant)
-            case .revoked:
-                throw Self.revoked
-            case .unknown:
-                throw Self.unknown
-            }
-        }
+        context.caller = try await Self.caller(presenting: presented, to: hosting)
         return try await next(request, context)
     }
 
-    static let revoked = APIError(.forbidden, "key_revoked", "this API key was revoked")
-    static let unknown = APIError(.unauthorized, "unauthorized", "unknown API key")
+    /// Who a presented key is: a key in force gives its caller; a revoked one 403, an unknown one 401.
+    static func caller(presenting key: String, to hosting: Hosting) async throws -> Caller {
+        let check: APIKeyCheck<Caller>
+        do {
+            check = try await offloaded {
+                switch hosting {
+                case .one(let tenant, let keys):
+                    // The one ledger's keys reach all of it, to write.
+                    return switch try keys.check(key) {
+                    case .valid(let record): .valid(Caller(personID: nil, scope: .write, keyID: record.id, tenant: tenant))
+                    case .revoked: .revoked
+                    case .unknown: .unknown
+                    }
+                case .household(let household):
+                    switch try household.key(presented: key) {
+                    case .valid(let record):
+                        let tenant = try record.personID.map(household.tenant(of:))
+                        return .valid(Caller(personID: record.personID, scope: record.scope, keyID: record.id, tenant: tenant))
+                    case .revoked: return .revoked
+                    case .unknown: return .unknown
+                    }
+                }
+            }
+        } catch { throw APIError.storeFailed(error) }
+        switch check {
+        case .valid(let caller): return caller
+        case .revoked: throw APIError(.forbidden, "key_revoked", "this API key was revoked")
+        case .unknown: throw APIError(.unauthorized, "unauthorized", "unknown API key")
+        }
+    }
 }
 
 /// Logs each request once it is answered: method, path (card numbers masked; never the query,

@@ -5,16 +5,6 @@ import SpendlexStore
 /// The service's API keys: made here, shown once, stored in the ledger only as a SHA-256
 /// hash, and checked by hashing what a request presents.
 public struct APIKeys: Sendable {
-    /// How a presented key fares.
-    public enum Check: Sendable, Equatable {
-        /// A key in force.
-        case valid(APIKeyRecord)
-        /// A key that was revoked.
-        case revoked(APIKeyRecord)
-        /// No key with this hash.
-        case unknown
-    }
-
     let ledger: Ledger
 
     /// Keys kept in `ledger`.
@@ -36,9 +26,9 @@ public struct APIKeys: Sendable {
     public func revoke(id: Int64) throws -> Bool { try ledger.revokeAPIKey(id: id) }
 
     /// Checks a presented key by its hash: the key is never compared as text.
-    public func check(_ key: String) throws -> Check {
+    public func check(_ key: String) throws -> APIKeyCheck<APIKeyRecord> {
         guard let record = try ledger.apiKey(hash: Self.hash(key)) else { return .unknown }
-        return record.isRevoked ? .revoked(record) : .valid(record)
+        return record.isRevoked ? .revoked : .valid(record)
     }
 
     /// `slx_` and 32 random bytes in hex (256 bits from the system's secure generator).
@@ -57,3 +47,16 @@ public struct APIKeys: Sendable {
         bytes.map { String(format: "%02x", $0) }.joined()
     }
 }
+
+/// How a presented key fares (a service's one-ledger keys, or a household's), and what a key in
+/// force gives.
+public enum APIKeyCheck<Valid: Sendable>: Sendable {
+    /// A key in force.
+    case valid(Valid)
+    /// A key that was revoked.
+    case revoked
+    /// No key with this hash.
+    case unknown
+}
+
+extension APIKeyCheck: Equatable where Valid: Equatable {}

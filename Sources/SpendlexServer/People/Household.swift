@@ -183,7 +183,7 @@ public final class Household: Sendable {
     /// The key a request presents, if it is one in force.
     func key(presented: String) throws -> APIKeyCheck<PersonKey> {
         guard let record = try directory.key(hash: APIKeys.hash(presented)) else { return .unknown }
-        return record.revokedAt == nil ? .valid(record) : .revoked(record)
+        return record.revokedAt == nil ? .valid(record) : .revoked
     }
 
     // MARK: - Login
@@ -215,11 +215,4 @@ public final class Household: Sendable {
 /// A household opened to manage people cannot open their data.
 enum HouseholdError: Error {
     case noRules
-}
-
-/// How a presented key fares.
-enum APIKeyCheck<Record: Sendable>: Sendable {
-    case valid(Record)
-    case revoked(Record)
-    case unknown
 }

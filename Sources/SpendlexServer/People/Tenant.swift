@@ -22,8 +22,11 @@ public final class Tenant: Sendable {
     /// Where their own rule files are (`PUT /rules/mine/{file}`); nil for a service serving one ledger.
     let ownFolder: URL?
 
-    /// Their own set, compiled over the shared set's paths and their folder, with the shared set it
-    /// was compiled beside (a reload of the shared set makes it stale); nil while they have no file.
+    /// The rules their messages are parsed with (their own set, compiled over the shared set's
+    /// paths and their folder; or the shared set when they have no file), with the shared set it was
+    /// decided beside: a reload of the shared set makes it stale. nil until their first message.
+    /// Their folder is read once then, and again only when a file of theirs changes through the
+    /// service, not for every message.
     private struct Own {
         var rules: LiveRules
         var sharedLoadedAt: Date
@@ -56,12 +59,9 @@ public final class Tenant: Sendable {
         let sharedLoadedAt = shared.current.loadedAt
         return own.withLock { own in
             if let current = own, current.sharedLoadedAt == sharedLoadedAt { return current.rules }
-            guard !ownFiles.isEmpty, let compiled = try? compileOwn() else {
-                own = nil
-                return shared
-            }
-            own = Own(rules: compiled, sharedLoadedAt: sharedLoadedAt)
-            return compiled
+            let rules = ownFiles.isEmpty ? shared : (try? compileOwn()) ?? shared
+            own = Own(rules: rules, sharedLoadedAt: sharedLoadedAt)
+            return rules
         }
     }
 
@@ -98,7 +98,7 @@ public final class Tenant: Sendable {
                 if let text { try Data(text.utf8).write(to: file, options: .atomic) } else { try FileManager.default.removeItem(at: file) }
             } catch { throw .io("\(error)") }
             if ownFiles.isEmpty {
-                own = nil
+                own = Own(rules: shared, sharedLoadedAt: shared.current.loadedAt)
                 return true
             }
             do throws(RuleLoadError) {

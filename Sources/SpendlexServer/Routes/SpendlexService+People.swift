@@ -34,6 +34,13 @@ struct NewKeyBody: Encodable, Sendable {
     let keyInfo: KeyBody
     let person: PersonBody?
 
+    /// A key just made for `person` (nil: the operator), with its record.
+    init(key: String, record: PersonKey, person: Person?) {
+        self.key = key
+        keyInfo = KeyBody(id: record.id, name: record.name, scope: record.scope.rawValue)
+        self.person = person.map(PersonBody.init)
+    }
+
     enum CodingKeys: String, CodingKey {
         case key, person
         case keyInfo = "key_info"
@@ -85,8 +92,7 @@ extension SpendlexService {
                 throw APIError.storeFailed(error)
             }
             let (person, record, key) = made
-            return try JSONResponse.make(NewKeyBody(key: key, keyInfo: KeyBody(id: record.id, name: record.name, scope: record.scope.rawValue),
-                                                    person: PersonBody(person)), status: .created)
+            return try JSONResponse.make(NewKeyBody(key: key, record: record, person: person), status: .created)
         }
 
         table.post("/auth/login", access: .open) { request, context in
@@ -114,8 +120,7 @@ extension SpendlexService {
             } catch { throw APIError.storeFailed(error) }
             switch outcome {
             case .success(let person, let key, let record):
-                return try JSONResponse.make(NewKeyBody(key: key, keyInfo: KeyBody(id: record.id, name: record.name, scope: record.scope.rawValue),
-                                                        person: PersonBody(person)))
+                return try JSONResponse.make(NewKeyBody(key: key, record: record, person: person))
             case .wrong:
                 throw APIError(.unauthorized, "wrong_credentials", "wrong e-mail or password")
             case .throttled(let wait):

@@ -158,8 +158,8 @@ extension SpendlexService {
                 }
             }
             let fallback = liveWorker.parse(message)
-            result.fallback = FallbackBody(status: MessageIntake.result(of: fallback, messageID: message.id).status,
-                                           rule: fallback.transaction?.rule ?? MessageIntake.result(of: fallback, messageID: "").rule,
+            let fallbackResult = MessageIntake.result(of: fallback, messageID: message.id)
+            result.fallback = FallbackBody(status: fallbackResult.status, rule: fallbackResult.rule,
                                            transaction: fallback.transaction.map(TransactionBody.init))
             trial.results.append(result)
         }

@@ -97,14 +97,17 @@ public final class PeopleDirectory: Sendable {
     /// Adds a person; nil when someone already has this e-mail address.
     public func addPerson(email: String, passwordHash: String) throws -> Person? {
         let person = Person(id: Self.newID(), email: email, createdAt: Self.rounded(Date()))
-        return try pool.write { db in
-            guard try Int.fetchOne(db, sql: "SELECT count(*) FROM people WHERE email = ?", arguments: [email]) == 0 else {
-                return nil
-            }
-            try db.execute(sql: "INSERT INTO people (id, email, password_hash, created_at) VALUES (?, ?, ?, ?)",
-                           arguments: [person.id, email, passwordHash, Ledger.timestamp(person.createdAt)])
-            return person
+        return try pool.write { db in try Self.insert(person, passwordHash: passwordHash, db) ? person : nil }
+    }
+
+    /// Inserts a person unless their address is taken (any case); whether it did.
+    private static func insert(_ person: Person, passwordHash: String, _ db: Database) throws -> Bool {
+        guard try Int.fetchOne(db, sql: "SELECT count(*) FROM people WHERE email = ?", arguments: [person.email]) == 0 else {
+            return false
         }
+        try db.execute(sql: "INSERT INTO people (id, email, password_hash, created_at) VALUES (?, ?, ?, ?)",
+                       arguments: [person.id, person.email, passwordHash, Ledger.timestamp(person.createdAt)])
+        return true
     }
 
     /// Everyone, oldest first.
@@ -205,11 +208,7 @@ public final class PeopleDirectory: Sendable {
                 """, arguments: [invitationHash]),
                   let expires = Ledger.date(from: row["expires_at"]), expires > Date() else { return nil }
             if let invited = row["email"] as String?, invited.caseInsensitiveCompare(email) != .orderedSame { return nil }
-            guard try Int.fetchOne(db, sql: "SELECT count(*) FROM people WHERE email = ?", arguments: [email]) == 0 else {
-                return nil
-            }
-            try db.execute(sql: "INSERT INTO people (id, email, password_hash, created_at) VALUES (?, ?, ?, ?)",
-                           arguments: [person.id, email, passwordHash, Ledger.timestamp(person.createdAt)])
+            guard try Self.insert(person, passwordHash: passwordHash, db) else { return nil }
             try db.execute(sql: "UPDATE invitations SET used_at = ? WHERE id = ?", arguments: [Ledger.now(), row["id"] as Int64])
             return person
         }
