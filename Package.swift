@@ -56,9 +56,12 @@ let package = Package(
             "SpendlexEngine", "PCRE2", .product(name: "CSV", package: "CSV.swift"),
             .product(name: "ZIPFoundation", package: "ZIPFoundation"),
         ]),
+        // Search by meaning: a multilingual embedding model loaded at run time when installed
+        // (scripts/dev model), and the int8 vectors the ledger keeps and scans.
+        .target(name: "SpendlexMeaning"),
         // The ledger: SQLite (system library) through GRDB; migrations, runs, duplicates.
         .target(name: "SpendlexStore", dependencies: [
-            "SpendlexEngine", "SpendlexRules", .product(name: "GRDB", package: "GRDB.swift"),
+            "SpendlexEngine", "SpendlexRules", "SpendlexMeaning", .product(name: "GRDB", package: "GRDB.swift"),
             // SQLite's C API, for the hot path's inserts (BoundStatement).
             .product(name: "GRDBSQLite", package: "GRDB.swift"),
         ]),
@@ -66,7 +69,7 @@ let package = Package(
         .target(
             name: "SpendlexServer",
             dependencies: [
-                "SpendlexEngine", "SpendlexRules", "SpendlexMail", "SpendlexStore", "SpendlexSync", "CSodium",
+                "SpendlexEngine", "SpendlexRules", "SpendlexMail", "SpendlexStore", "SpendlexSync", "SpendlexMeaning", "CSodium",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -101,7 +104,7 @@ let package = Package(
             name: "spendlex",
             dependencies: [
                 "SpendlexEngine", "SpendlexRules", "SpendlexMail", "SpendlexStore", "SpendlexServer", "SpendlexLanguageModel",
-                "SpendlexIMAP", "SpendlexSync", "PCRE2", "CMalloc",
+                "SpendlexIMAP", "SpendlexSync", "SpendlexMeaning", "PCRE2", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -113,7 +116,7 @@ let package = Package(
             resources: [.copy("MIME/Fixtures"), .copy("Inputs/InputFixtures")]
         ),
         .testTarget(name: "SpendlexIMAPTests", dependencies: ["SpendlexIMAP"]),
-        .testTarget(name: "SpendlexStoreTests", dependencies: ["SpendlexStore", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "SpendlexStoreTests", dependencies: ["SpendlexStore", "SpendlexMeaning", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(
             name: "SpendlexServerTests",
             dependencies: [
@@ -129,7 +132,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SpendlexEndToEndTests",
-            dependencies: ["spendlex", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["spendlex", "SpendlexStore", "SpendlexMeaning", .product(name: "GRDB", package: "GRDB.swift")]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -5,6 +5,7 @@ import ServiceLifecycle
 import SpendlexEngine
 import SpendlexMail
 import SpendlexRules
+import SpendlexMeaning
 import SpendlexStore
 import SpendlexSync
 
@@ -60,6 +61,9 @@ public struct ServiceConfiguration: Sendable {
     public var household: HouseholdConfiguration?
     /// Set when serving the rule playground (`spendlex playground`): its page and rules folder.
     public var playground: PlaygroundConfiguration?
+    /// Where the embedding model for search by meaning is looked for (`EmbeddingModel.defaultFolder()`:
+    /// `SPENDLEX_MODEL_DIR`, else the user's data folder); without it `GET /search` ranks by words.
+    public var embeddingModelFolder: String = EmbeddingModel.defaultFolder()
 
     /// A configuration; everything but the ledger has a default.
     public init(host: String = "127.0.0.1", port: Int = 8001, storePath: String,

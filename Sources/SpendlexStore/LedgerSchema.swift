@@ -258,6 +258,12 @@ enum LedgerSchema {
                 )
                 """)
         }
+        // Search by meaning: a vector per distinct meaning document and each message's link to its
+        // own, kept in step like the full-text index (`MeaningIndex`). The vectors themselves are made
+        // by the next search, batch run's end or `spendlex reindex`, when the embedding model is installed.
+        migrator.registerMigration("v14-meaning-vectors") { db in
+            try db.execute(sql: MeaningIndex.schema)
+        }
         return migrator
     }
 }

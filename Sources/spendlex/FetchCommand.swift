@@ -194,6 +194,7 @@ struct Fetch: AsyncParsableCommand {
             var counts = report.stored
             counts.skipped = report.summary.skipped
             try ledger.finishRun(run, counts: counts)
+            SearchIndexing.afterStoring(ledger, quiet: quiet)
         }
         if !quiet {
             let seconds = max(Date().timeIntervalSince(started), 1e-6)

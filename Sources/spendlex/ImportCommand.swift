@@ -108,6 +108,7 @@ struct Import: ParsableCommand {
                 stored.skipped = result.entryCount - counts.messages
                 try ledger.record(result.balances)
                 try ledger.finishRun(run, counts: stored)
+                SearchIndexing.afterStoring(ledger, quiet: quiet)
             } catch {
                 try? ledger.finishRun(run, counts: RunCounts(), failure: "writing the ledger failed: \(error)")
                 Stderr.write("error: writing the ledger failed: \(error)\n")

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SpendlexEngine
 import SpendlexRules
+import SpendlexMeaning
 import SpendlexStore
 
 /// `--store FILE` for the commands that read or edit the ledger; `SPENDLEX_STORE` when not given.
@@ -436,14 +437,18 @@ struct Edit: ParsableCommand {
 
 struct Search: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Full-text search over the stored messages and transactions, with citations.",
+        abstract: "Search the stored messages and transactions by their words and their meaning, with citations.",
         discussion: """
-            Every word must be there, in the merchant, category, note, subject, text or sender (any case, \
-            accents ignored), as the start of a word ("amazon" finds AMAZONPAY); an argument of several words \
-            ("pune metro", quoted for the shell) is a phrase of exact words; -word for a word that must not be there \
-            (after '--', so that it is not read as an option: spendlex search -- netflix -refund). \
-            Best hits first: a word in the merchant or a note counts more than one in the text. Each hit cites \
-            its message (file and byte offset, or Message-ID) and shows the words around the match between « ».
+            By default both rankings are fused: the full-text index's (every word must be there, in the merchant, \
+            category, note, subject, text or sender, any case, accents ignored, as the start of a word: "amazon" \
+            finds AMAZONPAY; a word in the merchant or a note counts more than one in the text) and the meaning's \
+            (a multilingual embedding model: "food delivery" finds SWIGGY, "pago de luz" the electricity bill, \
+            "paisa bheja" money sent), hits whose merchant holds every word typed first. --exact ranks by words \
+            alone, --semantic by meaning alone. Without the embedding model (scripts/dev model installs it) the \
+            words alone rank, with a one-line notice. An argument of several words ("pune metro", quoted for the \
+            shell) is a phrase of exact words; -word for a word that must not be there (after '--', so that it is \
+            not read as an option: spendlex search -- netflix -refund). Each hit cites its message (file and byte \
+            offset, or Message-ID) and shows the words around the match between « ».
             """
     )
 
@@ -451,6 +456,11 @@ struct Search: ParsableCommand {
 
     @Argument(parsing: .remaining, help: "The words to find.")
     var words: [String]
+
+    @Flag(help: "How to rank: --semantic (by meaning alone) or --exact (by words alone); both fused by default.")
+    var mode: RankingFlag?
+
+    enum RankingFlag: String, EnumerableFlag { case semantic, exact }
 
     @Option(name: .long, help: ArgumentHelp("At most this many hits.", valueName: "count"))
     var limit: Int = 20
@@ -471,17 +481,32 @@ struct Search: ParsableCommand {
         let query = SearchQuery(words.map { word in
             word.contains(" ") && !word.contains("\"") ? "\"\(word)\"" : word
         }.joined(separator: " "))
-        guard query.match != nil else { throw ValidationError("nothing to find in '\(words.joined(separator: " "))': give a word") }
+        let meaning = words.joined(separator: " ")
+        let asked: SearchMode = switch mode { case .semantic: .semantic; case .exact: .exact; case nil: .hybrid }
+        var embedder: EmbeddingModel?
+        if asked != .exact {
+            let (model, missing) = SearchIndexing.model()
+            if let missing {
+                if asked == .semantic {
+                    Stderr.write("error: --semantic needs the embedding model: \(missing)\n")
+                    throw ExitStatus.findings
+                }
+                Stderr.write("note: searching by words only: \(missing)\n")
+            }
+            embedder = model
+        }
+        if query.match == nil {
+            throw ValidationError("nothing to find in '\(words.joined(separator: " "))': give a word")
+        }
         let ledger = try store.open()
-        let hits: [SearchHit]
-        let total: Int
+        let results: SearchResults
         do {
-            hits = try ledger.search(query, limit: limit)
-            total = try ledger.searchCount(query)
+            results = try ledger.search(meaning, words: query, mode: asked, embedder: embedder, limit: limit)
         } catch {
             Stderr.write("error: searching the ledger failed: \(error)\n")
             throw ExitStatus.internalError
         }
+        let (hits, total) = (results.hits, results.total)
         switch format ?? (isatty(STDOUT_FILENO) == 1 ? .text : .jsonl) {
         case .jsonl:
             for hit in hits { print(Self.jsonLine(hit)) }
@@ -494,12 +519,14 @@ struct Search: ParsableCommand {
                 } else {
                     head += "message (\(hit.message.status))"
                 }
+                if hit.score == nil, let similarity = hit.similarity { head += String(format: "  [meaning %.2f]", similarity) }
                 print(head)
                 print("   " + hit.snippet.replacingOccurrences(of: "\n", with: " "))
                 print("   cited: \(hit.message.citation)" + (hit.message.sender.map { "  from \($0)" } ?? "")
                       + (hit.message.receivedAt.map { "  at " + TransactionWriter.timestamp($0) } ?? ""))
             }
-            print("\(hits.count) of \(total) hit\(total == 1 ? "" : "s")")
+            let how = switch results.mode { case .hybrid: "by words and meaning"; case .semantic: "by meaning"; case .exact: "by words" }
+            print("\(hits.count) of \(total) hit\(total == 1 ? "" : "s"), \(how)")
         }
     }
 
@@ -515,7 +542,7 @@ struct Search: ParsableCommand {
             + "\"sender\":\(m.sender.map(ShowJSON.jsonString) ?? "null"),"
             + "\"received_at\":\(m.receivedAt.map { ShowJSON.jsonString(TransactionWriter.timestamp($0)) } ?? "null"),"
             + "\"status\":\(ShowJSON.jsonString(m.status))}"
-        return "{\"score\":\(hit.score),\"snippet\":\(ShowJSON.jsonString(hit.snippet)),\"message\":\(message),\"transaction\":\(transaction)}"
+        return "{\"score\":\(hit.score.map { String($0) } ?? "null"),\"similarity\":\(hit.similarity.map { String($0) } ?? "null"),\"snippet\":\(ShowJSON.jsonString(hit.snippet)),\"message\":\(message),\"transaction\":\(transaction)}"
     }
 }
 

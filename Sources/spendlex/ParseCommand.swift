@@ -241,6 +241,7 @@ struct Parse: ParsableCommand {
         var counts = stored
         counts.skipped = skipped
         try ledger.finishRun(run, counts: counts)
+        SearchIndexing.afterStoring(ledger, quiet: quiet)
     }
 }
 

@@ -10,7 +10,7 @@ struct Spendlex: AsyncParsableCommand {
         abstract: "Turn bank alerts and statements into clean transactions, with rules written in YAML.",
         version: "0.1.0",
         subcommands: [Parse.self, Import.self, Fetch.self, Check.self, Test.self, Explain.self, Suggest.self, Categorize.self,
-                      Transactions.self, Show.self, Edit.self, Search.self, Balances.self, Recurring.self, Budget.self, Ask.self, Export.self, Report.self,
+                      Transactions.self, Show.self, Edit.self, Search.self, Reindex.self, Balances.self, Recurring.self, Budget.self, Ask.self, Export.self, Report.self,
                       CheckBalances.self, Recommend.self, Serve.self, Keys.self, People.self, Playground.self]
     )
 

@@ -176,17 +176,17 @@ extension EndToEnd {
             #expect(transaction["category"] as? String == "Food & Dining")
             #expect(transaction["subcategory"] as? String == "Groceries")
 
-            let hits = try objects(try spendlex(["search", "--store", store, "--format", "jsonl", "zanele"]).stdout)
+            let hits = try objects(try spendlex(["search", "--store", store, "--format", "jsonl", "--exact", "zanele"]).stdout)
             #expect(hits.count == 1)
             #expect((hits.first?["transaction"] as? [String: Any])?["ledger_id"] as? Int == id)
             let cleared = try spendlex(["edit", "--store", store, String(id), "--clear-note"])
             #expect(cleared.status == 0)
-            #expect(try spendlex(["search", "--store", store, "--format", "jsonl", "zanele"]).stdout.isEmpty)
+            #expect(try spendlex(["search", "--store", store, "--format", "jsonl", "--exact", "zanele"]).stdout.isEmpty)
         }
 
         @Test("search: ranked hits with snippets and citations, in text and JSON; a query with no word is a usage error")
         func searchesWithCitations() throws {
-            let result = try spendlex(["search", "--store", store, "--format", "jsonl", "--limit", "5", "amazon"])
+            let result = try spendlex(["search", "--store", store, "--format", "jsonl", "--limit", "5", "--exact", "amazon"])
             #expect(result.status == 0, "\(result.stderr)")
             let hits = try objects(result.stdout)
             #expect(hits.count == 5)
@@ -198,17 +198,21 @@ extension EndToEnd {
                 let citation = try #require(message["citation"] as? String)
                 #expect(citation.hasPrefix(mbox.path + ":") || citation.hasPrefix(Self.world + ":"), "\(citation)")
             }
+            // Fused with the meaning ranking (the default), a merchant's name typed exactly still comes first.
+            let fused = try objects(try spendlex(["search", "--store", store, "--format", "jsonl", "--limit", "5", "amazon"]).stdout)
+            #expect(fused.count == 5)
+            #expect(fused.allSatisfy { (($0["transaction"] as? [String: Any])?["merchant"] as? String)?.lowercased().contains("amazon") == true })
             let text = try spendlex(["search", "--store", store, "--format", "text", "--limit", "2", "amazon"])
             #expect(text.stdout.hasPrefix("1. transaction "))
             #expect(text.stdout.contains("   cited: \(mbox.path):") || text.stdout.contains("   cited: \(Self.world):"))
             #expect(text.stdout.contains("2 of "))
             // The world corpus's messages, in their own scripts, are found too.
-            let cyrillic = try objects(try spendlex(["search", "--store", store, "--format", "jsonl", "баланс"]).stdout)
+            let cyrillic = try objects(try spendlex(["search", "--store", store, "--format", "jsonl", "--exact", "баланс"]).stdout)
             #expect(!cyrillic.isEmpty)
             #expect(cyrillic.allSatisfy { (($0["message"] as? [String: Any])?["citation"] as? String)?.hasPrefix(Self.world) == true })
             // One argument of two words is a phrase: the words next to each other, in that order.
-            let phrase = try objects(try spendlex(["search", "--store", store, "--format", "jsonl", "--limit", "100", "debit card"]).stdout)
-            let apart = try objects(try spendlex(["search", "--store", store, "--format", "jsonl", "--limit", "100", "card", "debit"]).stdout)
+            let phrase = try objects(try spendlex(["search", "--store", store, "--format", "jsonl", "--limit", "100", "--exact", "debit card"]).stdout)
+            let apart = try objects(try spendlex(["search", "--store", store, "--format", "jsonl", "--limit", "100", "--exact", "card", "debit"]).stdout)
             #expect(!phrase.isEmpty && phrase.count <= apart.count)
             #expect(phrase.allSatisfy { ($0["snippet"] as? String)?.lowercased().contains("«debit card»") == true })
             let nothing = try spendlex(["search", "--store", store, "&", "*"])

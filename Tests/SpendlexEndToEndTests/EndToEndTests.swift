@@ -23,8 +23,8 @@ struct RunResult {
 }
 
 /// Runs the real binary from the repository's root, so relative rule paths work.
-func spendlex(_ arguments: [String], stdin: String? = nil) throws -> RunResult {
-    try run(spendlexBinary, arguments, in: repositoryRoot, stdin: stdin)
+func spendlex(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]) throws -> RunResult {
+    try run(spendlexBinary, arguments, in: repositoryRoot, environment: environment, stdin: stdin)
 }
 
 /// Runs `executable` in `folder` with `environment` added, feeding it `stdin`; waits for its end.

@@ -29,19 +29,47 @@ struct LedgerRoutesTests {
             #expect(citation["sender"] as? String == "VM-HDFCBK")
             #expect(citation["status"] as? String == "transaction")
             #expect((hit["transaction"] as? [String: Any])?["merchant"] as? String == "EAZYDINE0000000")
+            // Words that must not be there leave hits by meaning out too.
             #expect(try await client.call(.get, "/search?q=rs%20-eazydine", key: key)["total"] as? Int == 1)
-            #expect(try await client.call(.get, "/search?q=%22pune%20metro%22", key: key)["total"] as? Int == 1)
-            #expect(try await client.call(.get, "/search?q=AND%20OR", key: key)["total"] as? Int == 0)
+            #expect(try await client.call(.get, "/search?q=rs%20-eazydine&mode=exact", key: key)["total"] as? Int == 1)
+            #expect(try await client.call(.get, "/search?q=%22pune%20metro%22&mode=exact", key: key)["total"] as? Int == 1)
+            #expect(try await client.call(.get, "/search?q=AND%20OR&mode=exact", key: key)["total"] as? Int == 0)
+            // By meaning: the metro ride for a train, with no word of it in the message.
+            let train = try await client.call(.get, "/search?q=train%20ticket&mode=semantic", key: key)
+            #expect(train["mode"] as? String == "semantic")
+            let first = try #require((train["hits"] as? [[String: Any]])?.first)
+            #expect((first["transaction"] as? [String: Any])?["merchant"] as? String == "Pune Metro")
+            #expect(first["score"] is NSNull)
+            #expect((first["similarity"] as? Double ?? 0) > 0.5)
             for nothing in ["q=", "q=%26", "q=%20-metro"] {
                 let reply = try await client.call(.get, "/search?\(nothing)", key: key)
                 #expect(reply.status == .ok, "\(nothing)")
                 #expect(reply["total"] as? Int == 0, "\(nothing)")
             }
-            for bad in ["", "q=metro&limit=0"] {
+            for bad in ["", "q=metro&limit=0", "q=metro&mode=fuzzy"] {
                 let reply = try await client.call(.get, "/search?\(bad)", key: key)
                 #expect(reply.status == .badRequest, "\(bad)")
                 #expect(reply.errorCode == "invalid_field", "\(bad)")
             }
+        }
+    }
+
+    @Test("GET /search without the embedding model: words alone with a notice; by meaning alone a 422")
+    func searchWithoutModel() async throws {
+        let test = try TestService { $0.embeddingModelFolder = "/nonexistent/spendlex-model" }
+        let key = test.key
+        try await test.live { client in
+            _ = try await client.call(.post, "/messages", key: key, json: Self.metro)
+            let found = try await client.call(.get, "/search?q=metro", key: key)
+            #expect(found.status == .ok)
+            #expect(found["total"] as? Int == 1)
+            #expect(found["mode"] as? String == "exact")
+            #expect((found["notice"] as? String)?.contains("not installed") == true)
+            let semantic = try await client.call(.get, "/search?q=metro&mode=semantic", key: key)
+            #expect(semantic.status == .unprocessableContent)
+            #expect(semantic.errorCode == "model_not_installed")
+            let exact = try await client.call(.get, "/search?q=metro&mode=exact", key: key)
+            #expect(exact["notice"] is NSNull)
         }
     }
 

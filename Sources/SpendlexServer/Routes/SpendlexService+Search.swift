@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import SpendlexEngine
 import SpendlexRules
+import SpendlexMeaning
 import SpendlexStore
 
 /// One hit of `GET /search`: how well it matched, the words around the match, the message cited,
@@ -39,8 +40,10 @@ struct SearchHitBody: Encodable, Sendable {
         }
     }
 
-    /// bm25: lower is better.
-    var score: Double
+    /// bm25 when the words found it (lower is better); nil for a hit by meaning alone.
+    var score: Double?
+    /// Cosine similarity of its meaning to the query's, when the meaning ranking holds it.
+    var similarity: Double?
     /// The words around the match, matched words between « and ».
     var snippet: String
     var citation: Citation
@@ -48,6 +51,7 @@ struct SearchHitBody: Encodable, Sendable {
 
     init(_ hit: SearchHit) {
         score = hit.score
+        similarity = hit.similarity
         snippet = hit.snippet
         let m = hit.message
         citation = Citation(messageID: m.id, cited: m.citation, file: m.file, offset: m.offset, channel: m.channel,
@@ -56,14 +60,42 @@ struct SearchHitBody: Encodable, Sendable {
         transaction = hit.transaction.map(TransactionBody.init)
     }
 
-    enum CodingKeys: String, CodingKey { case score, snippet, citation, transaction }
+    enum CodingKeys: String, CodingKey { case score, similarity, snippet, citation, transaction }
 
     func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(score, forKey: .score)
+        try c.encode(similarity, forKey: .similarity)
         try c.encode(snippet, forKey: .snippet)
         try c.encode(citation, forKey: .citation)
         try c.encode(transaction, forKey: .transaction)
+    }
+}
+
+/// A page of `GET /search`: the hits, the page's place, how they were ranked and, when the
+/// embedding model is missing, the notice that the words alone ranked them.
+struct SearchPageBody: Encodable, Sendable {
+    var hits: [SearchHitBody]
+    var total: Int
+    var limit: Int
+    var offset: Int
+    var mode: SearchMode
+    var notice: String?
+
+    enum CodingKeys: String, CodingKey {
+        case hits, total, limit, offset, mode, notice
+        case nextOffset = "next_offset"
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(hits, forKey: .hits)
+        try c.encode(total, forKey: .total)
+        try c.encode(limit, forKey: .limit)
+        try c.encode(offset, forKey: .offset)
+        try c.encode(offset + hits.count < total ? offset + hits.count : nil, forKey: .nextOffset)
+        try c.encode(mode.rawValue, forKey: .mode)
+        try c.encode(notice, forKey: .notice)
     }
 }
 
@@ -71,6 +103,7 @@ extension SpendlexService {
     /// `GET /search?q=`: full-text search over the ledger's messages and transactions, ranked, each
     /// hit with its citation (`spendlex search` over HTTP).
     func addSearchRoutes(to table: RouteTable) {
+        let modelFolder = configuration.embeddingModelFolder
         table.get("/search") { request, context in
             let ledger = try context.ledger()
             let reader = QueryReader(request)
@@ -80,11 +113,37 @@ extension SpendlexService {
             let query = SearchQuery(text)
             let limit = try reader.int("limit", in: 1...100) ?? 20
             let offset = try reader.int("offset", in: 0...Int(Int32.max)) ?? 0
-            let (hits, total) = try await offloaded {
-                try stored { (try ledger.search(query, limit: limit, offset: offset), try ledger.searchCount(query)) }
+            let asked: SearchMode
+            switch reader.string("mode") {
+            case nil, "": asked = .hybrid
+            case let name?:
+                guard let mode = SearchMode(rawValue: name) else {
+                    throw APIError.invalidField("mode must be hybrid, semantic or exact")
+                }
+                asked = mode
             }
-            return try JSONResponse.make(PageBody(itemsKey: "hits", items: hits.map(SearchHitBody.init), total: total,
-                                                  limit: limit, offset: offset))
+            // By meaning only with the embedding model: hybrid falls back to words with a notice,
+            // semantic cannot.
+            var embedder: EmbeddingModel?
+            var notice: String?
+            if asked != .exact {
+                switch EmbeddingModel.installed(folder: modelFolder) {
+                case .success(let model): embedder = model
+                case .failure(let error):
+                    if asked == .semantic { throw APIError(.unprocessableContent, "model_not_installed", error.description) }
+                    notice = "searched by words only: \(error.description)"
+                }
+            }
+            guard query.match != nil || (asked != .exact && embedder != nil) else {
+                return try JSONResponse.make(SearchPageBody(hits: [], total: 0, limit: limit, offset: offset,
+                                                            mode: embedder == nil ? .exact : asked, notice: notice))
+            }
+            let model = embedder
+            let results = try await offloaded {
+                try stored { try ledger.search(text, mode: asked, embedder: model, limit: limit, offset: offset) }
+            }
+            return try JSONResponse.make(SearchPageBody(hits: results.hits.map(SearchHitBody.init), total: results.total,
+                                                        limit: limit, offset: offset, mode: results.mode, notice: notice))
         }
         let rules = rules
         // `GET /ask?q=`: a question about the ledger (`spendlex ask` over HTTP); `today` sets the day

@@ -42,10 +42,23 @@ public struct SearchHit: Sendable, Equatable {
     public var message: StoredMessage
     /// The message's transaction, when it made one.
     public var transaction: StoredTransaction?
-    /// SQLite's bm25 score with the index's column weights: lower is better (it is negative).
-    public var score: Double
-    /// The best few words around the hit, the matched words between `SearchQuery.highlight` marks.
+    /// SQLite's bm25 score with the index's column weights, when the words found it: lower is
+    /// better (it is negative); nil for a hit by meaning alone.
+    public var score: Double?
+    /// The best few words around the hit, the matched words between `SearchQuery.highlight` marks
+    /// (the start of the message when it was found by meaning alone).
     public var snippet: String
+    /// The cosine similarity (−1 to 1) of its meaning to the query's, when the meaning ranking holds it.
+    public var similarity: Double?
+
+    public init(message: StoredMessage, transaction: StoredTransaction?, score: Double?, snippet: String,
+                similarity: Double? = nil) {
+        self.message = message
+        self.transaction = transaction
+        self.score = score
+        self.snippet = snippet
+        self.similarity = similarity
+    }
 }
 
 /// What a person types into a search box, made safe for FTS5: words (all of them must be there,
@@ -59,12 +72,18 @@ public struct SearchQuery: Sendable, Equatable {
 
     /// The FTS5 MATCH expression; nil when the text holds no word.
     public let match: String?
+    /// The words and phrases to find, as typed (without quotes, signs or `*`): what search by
+    /// meaning embeds.
+    public let words: [String]
+    /// A MATCH expression for the words that must not be there (any of them); nil when none.
+    public let exclusion: String?
 
     /// Reads `text`. With `prefixes` (the default) every word not in quotes is the start of a word
     /// ("netf" finds Netflix); without, a word is a whole word unless it ends in `*`.
     public init(_ text: String, prefixes: Bool = true) {
         var included: [String] = []
         var excluded: [String] = []
+        var words: [String] = []
         // Control characters are spaces: a NUL in a term ends FTS5's string early ("unterminated
         // string"), and none is part of a word.
         var scalars = String.UnicodeScalarView()
@@ -100,8 +119,10 @@ public struct SearchQuery: Sendable, Equatable {
             // A term with no letter or digit ("-", "*", "&") would match nothing: it is left out.
             guard term.unicodeScalars.contains(where: { CharacterSet.alphanumerics.contains($0) }) else { continue }
             let quoted = "\"" + term.replacingOccurrences(of: "\"", with: "\"\"") + "\"" + (prefix ? " *" : "")
-            if negated { excluded.append(quoted) } else { included.append(quoted) }
+            if negated { excluded.append(quoted) } else { included.append(quoted); words.append(term) }
         }
+        self.words = words
+        exclusion = excluded.isEmpty ? nil : excluded.joined(separator: " OR ")
         // FTS5 cannot answer a query that only excludes: with no word to find there is no query.
         guard !included.isEmpty else {
             match = nil
