@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "SpendlexMail", targets: ["SpendlexMail"]),
         .library(name: "SpendlexStore", targets: ["SpendlexStore"]),
         .library(name: "SpendlexRules", targets: ["SpendlexRules"]),
+        .library(name: "SpendlexMeaning", targets: ["SpendlexMeaning"]),
         .library(name: "PCRE2", targets: ["PCRE2"]),
     ],
     dependencies: [

@@ -44,7 +44,7 @@ let package = Package(
 
 /// One package-benchmark executable per measured thing, under `Benchmarks/<Name>/`.
 var benchmarks: [Target] {
-    ["RuleCompile", "Matching", "Categorize", "Normalizers", "MIME", "EndToEnd", "LedgerSearch"].map { name in
+    ["RuleCompile", "Matching", "Categorize", "Normalizers", "MIME", "EndToEnd", "LedgerSearch", "MeaningSearch"].map { name in
         .executableTarget(
             name: name,
             dependencies: [
@@ -55,6 +55,7 @@ var benchmarks: [Target] {
                 .product(name: "SpendlexRules", package: "Spendlex"),
                 .product(name: "SpendlexMail", package: "Spendlex"),
                 .product(name: "SpendlexStore", package: "Spendlex"),
+                .product(name: "SpendlexMeaning", package: "Spendlex"),
                 .product(name: "PCRE2", package: "Spendlex"),
             ],
             path: "Benchmarks/\(name)",

@@ -149,6 +149,8 @@ struct Fetch: AsyncParsableCommand {
                 Stderr.write("learned model (\(learned.examples) examples): \(learned.categorized) categorized, \(learned.forReview) left for review\n")
             }
         }
+        // The search indexes after the learned categories, which are part of what a transaction means.
+        if let ledger, !storedRuns.isEmpty { SearchIndexing.afterStoring(ledger, quiet: quiet) }
         if let failure { throw Self.exitCode(for: failure) }
     }
 
@@ -194,7 +196,6 @@ struct Fetch: AsyncParsableCommand {
             var counts = report.stored
             counts.skipped = report.summary.skipped
             try ledger.finishRun(run, counts: counts)
-            SearchIndexing.afterStoring(ledger, quiet: quiet)
         }
         if !quiet {
             let seconds = max(Date().timeIntervalSince(started), 1e-6)

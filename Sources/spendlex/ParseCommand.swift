@@ -219,6 +219,9 @@ struct Parse: ParsableCommand {
                 throw ExitStatus.internalError
             }
         }
+        // The search indexes last: the learned categories are part of what a transaction means, and
+        // an indexed transaction's update would take its words out of the index and put them back.
+        if let ledger, stored.messages > 0 { SearchIndexing.afterStoring(ledger, quiet: quiet) }
         if !quiet {
             var text = summary.description + "\n"
             if let store { text += "ledger \(store): \(stored.transactions) transactions stored, \(stored.duplicates) linked as duplicates\n" }
@@ -241,7 +244,6 @@ struct Parse: ParsableCommand {
         var counts = stored
         counts.skipped = skipped
         try ledger.finishRun(run, counts: counts)
-        SearchIndexing.afterStoring(ledger, quiet: quiet)
     }
 }
 

@@ -74,19 +74,26 @@ public final class LiveRules: Sendable {
     private let state: Mutex<State>
     /// Held while a set compiles, so that two reloads (a signal and a file change) do not
     /// race to swap in their sets out of order. Readers never take it.
-    private let reloading = Mutex<Void>(())
+    private let reloading: Mutex<Void>
 
     /// Loads and compiles the rules at `paths`; throws when they have errors.
     public init(paths: [String], policy: ConfidencePolicy = ConfidencePolicy(),
                 matchLimit: UInt32 = RuleEngine.defaultMatchLimit) throws(RuleLoadError) {
+        // Compiled and checked before any stored property is set: throwing from a partly
+        // initialized class whose properties include a Mutex crashed Swift 6.3.1's optimizer
+        // (CopyPropagation, "Found outside of lifetime use") in release builds.
+        let watched = paths + [RuleLoader.grammarFolder(near: paths)].compactMap { $0 }
+        let snapshot: RuleSnapshot
+        switch Self.compile(paths: paths, watched: watched, policy: policy, matchLimit: matchLimit) {
+        case .swapped(let compiled): snapshot = compiled
+        case .rejected(let rejected): throw RuleLoadError(formatted: rejected.formatted, diagnostics: rejected.diagnostics)
+        }
         self.paths = paths
         self.policy = policy
         self.matchLimit = matchLimit
-        watchedPaths = paths + [RuleLoader.grammarFolder(near: paths)].compactMap { $0 }
-        switch Self.compile(paths: paths, watched: watchedPaths, policy: policy, matchLimit: matchLimit) {
-        case .swapped(let snapshot): state = Mutex(State(current: snapshot))
-        case .rejected(let rejected): throw RuleLoadError(formatted: rejected.formatted, diagnostics: rejected.diagnostics)
-        }
+        watchedPaths = watched
+        state = Mutex(State(current: snapshot))
+        reloading = Mutex(())
     }
 
     /// The set serving now.

@@ -46,14 +46,18 @@ extension Ledger {
         }
     }
 
-    /// Throws away the full-text index and the vectors and builds both again from the tables
-    /// (`spendlex reindex`); without an embedder only the full-text index.
-    public func rebuildSearchIndexes(embedder: TextEmbedder?,
+    /// Throws away the full-text index (unless `fullText` is false) and the vectors and builds
+    /// them again from the tables (`spendlex reindex`); without an embedder only the full-text index.
+    public func rebuildSearchIndexes(embedder: TextEmbedder?, fullText: Bool = true,
                                      progress: ((_ done: Int, _ total: Int) -> Void)? = nil) throws {
         try pool.write { db in
+            if fullText {
+                try db.execute(sql: """
+                    INSERT INTO search_index (search_index) VALUES ('rebuild');
+                    UPDATE search_state SET indexed_through = (SELECT COALESCE(max(rowid), 0) FROM messages);
+                    """)
+            }
             try db.execute(sql: """
-                INSERT INTO search_index (search_index) VALUES ('rebuild');
-                UPDATE search_state SET indexed_through = (SELECT COALESCE(max(rowid), 0) FROM messages);
                 DELETE FROM message_meanings; DELETE FROM meaning_vectors; DELETE FROM meaning_stale;
                 UPDATE meaning_state SET embedded_through = 0, model = NULL;
                 """)
