@@ -57,6 +57,20 @@ public struct MeaningMatrix: Sendable {
         scales.append(vector.scale)
     }
 
+    /// Adds a vector in its stored form (`MeaningVector.data`) without decoding it into arrays
+    /// first; false (nothing added) for a blob of the wrong length.
+    @discardableResult
+    public mutating func append(stored data: Data) -> Bool {
+        guard data.count == 4 + dimension else { return false }
+        data.withUnsafeBytes { raw in
+            var bits: UInt32 = 0
+            for index in 0..<4 { bits |= UInt32(raw[index]) << UInt32(8 * index) }
+            scales.append(Float(bitPattern: bits))
+            components.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[4...]).bindMemory(to: Int8.self))
+        }
+        return true
+    }
+
     /// The cosine similarity of every vector with `query` (unit length), in the order added.
     public func similarities(to query: [Float]) -> [Float] {
         precondition(query.count == dimension)

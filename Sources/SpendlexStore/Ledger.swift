@@ -278,15 +278,13 @@ public final class Ledger: Sendable {
                 } else {
                     // A message the search index holds (read before, unmatched then) gains a transaction.
                     let indexed = try SearchIndex.isIndexed(messageID: record.id, db)
-                    if indexed {
-                        try SearchIndex.takeOut(messageID: record.id, db)
-                        // Only an indexed message can have a vector (`MeaningIndex`): its meaning changes.
-                        try MeaningIndex.markChanged(messageID: record.id, db)
-                    }
+                    if indexed.words { try SearchIndex.takeOut(messageID: record.id, db) }
+                    // A message with a vector (`MeaningIndex`) changes meaning.
+                    if indexed.meaning { try MeaningIndex.markChanged(messageID: record.id, db) }
                     if try insert(transaction, statements: statements, index: &index, hits: &hits, db: db, now: now) {
                         counts.duplicates += 1
                     }
-                    if indexed { try SearchIndex.restore(messageID: record.id, db) }
+                    if indexed.words { try SearchIndex.restore(messageID: record.id, db) }
                 }
             } else if let existing {
                 try remove(existing, db: db)

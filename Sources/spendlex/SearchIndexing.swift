@@ -3,9 +3,10 @@ import Foundation
 import SpendlexMeaning
 import SpendlexStore
 
-/// The ledger's search indexes from the command line: brought up to date at the end of a run
-/// that stored messages (when the embedding model is installed, so that the first search by
-/// meaning does not wait for it), rebuilt by `spendlex reindex`.
+/// The ledger's search indexes from the command line: the vectors brought up to date at the end of
+/// a run that stored messages (when the embedding model is installed, so that the first search by
+/// meaning does not wait for them; the words are indexed by the next search, all together), both
+/// rebuilt by `spendlex reindex`.
 enum SearchIndexing {
     /// The embedding model when installed; nil (and the reason) when not.
     static func model() -> (EmbeddingModel?, EmbeddingModel.LoadError?) {
@@ -15,12 +16,12 @@ enum SearchIndexing {
         }
     }
 
-    /// After a run stored messages: their words and meanings indexed, with a progress line on a
-    /// terminal. Without the model nothing is done (the words are indexed by the next search, as
-    /// before vectors); a failure is a warning, since what the run stored is stored.
+    /// After a run stored messages: their transactions' meanings embedded, with a progress line on
+    /// a terminal. Without the model nothing is done; a failure is a warning, since what the run
+    /// stored is stored.
     static func afterStoring(_ ledger: Ledger, quiet: Bool) {
         guard let model = model().0 else { return }
-        let progress = ProgressPrinter(enabled: !quiet && isatty(STDERR_FILENO) == 1, what: "embedding meanings for search")
+        let progress = ProgressPrinter(enabled: !quiet && isatty(STDERR_FILENO) == 1, what: "embedding meanings for search (messages)")
         do {
             let started = Date()
             let made = try ledger.updateMeaningIndex(embedder: model, progress: progress.show)

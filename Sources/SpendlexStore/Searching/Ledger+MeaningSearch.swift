@@ -29,9 +29,8 @@ public enum MeaningRanking {
 }
 
 extension Ledger {
-    /// Embeds what the ledger holds and has no vector for yet (see `MeaningIndex`), bringing the
-    /// full-text index up to date first; `progress` is told after each batch of documents.
-    /// Returns how many documents were embedded.
+    /// Embeds what the ledger holds and has no vector for yet (see `MeaningIndex`); `progress` is
+    /// told the messages done of those to do, after each slice. Returns how many documents were embedded.
     @discardableResult
     public func updateMeaningIndex(embedder: TextEmbedder,
                                    progress: ((_ done: Int, _ total: Int) -> Void)? = nil) throws -> Int {
@@ -80,6 +79,7 @@ extension Ledger {
         }
         // No word to find (only signs, or only words that must not be there): nothing, as by words.
         guard query.match != nil else { return SearchResults(hits: [], total: 0, mode: mode) }
+        try updateSearchIndex()
         try updateMeaningIndex(embedder: embedder)
         let excluded = try excludedMessages(query)
         let meaning = try meaningRanking(of: query.words.joined(separator: " "), embedder: embedder).map { group in
@@ -96,7 +96,7 @@ extension Ledger {
         for (index, group) in meaning.enumerated() {
             for rowid in group.messages { meaningRank[rowid] = (index + 1, group.similarity) }
         }
-        let exact = mode == .hybrid ? try merchantsHoldingEveryWord(of: query, among: words) : []
+        let exact = mode == .hybrid ? try merchantsHoldingEveryWord(of: query, found: words) : []
         let k = MeaningRanking.fusionConstant
         func fused(_ rowid: Int64) -> Double {
             (wordRank[rowid].map { 1 / (k + Double($0)) } ?? 0) + (meaningRank[rowid].map { 1 / (k + Double($0.rank)) } ?? 0)
@@ -126,9 +126,7 @@ extension Ledger {
             var matrix = MeaningMatrix(dimension: embedder.dimension)
             let rows = try Row.fetchCursor(db, sql: "SELECT id, vector FROM meaning_vectors")
             while let row = try rows.next() {
-                guard let vector = MeaningVector(data: row["vector"], dimension: embedder.dimension) else { continue }
-                ids.append(row["id"])
-                matrix.append(vector)
+                if matrix.append(stored: row[1]) { ids.append(row[0]) }
             }
             let similarities = matrix.similarities(to: query)
             let best = similarities.max() ?? 0
@@ -164,11 +162,11 @@ extension Ledger {
         }
     }
 
-    /// Of `rowids`, the messages whose transaction's merchant holds every word of the query (each
-    /// as the start of one of its words, any case, accents ignored): the full-text index's own
-    /// match, limited to the merchant column.
-    func merchantsHoldingEveryWord(of query: SearchQuery, among rowids: [Int64]) throws -> Set<Int64> {
-        guard let match = query.match, !rowids.isEmpty else { return [] }
+    /// The messages whose transaction's merchant holds every word of the query (each as the start
+    /// of one of its words, any case, accents ignored): the full-text index's own match, limited
+    /// to the merchant column; none when the words found nothing at all (`found` empty).
+    func merchantsHoldingEveryWord(of query: SearchQuery, found: [Int64]) throws -> Set<Int64> {
+        guard let match = query.match, !found.isEmpty else { return [] }
         return try pool.read { db in
             Set(try Int64.fetchAll(db, sql: "SELECT rowid FROM search_index WHERE search_index MATCH ?",
                                    arguments: ["merchant : (\(match))"]))

@@ -72,11 +72,15 @@ enum SearchIndex {
             """
     }
 
-    /// Whether the message with this id is in the index (at or below the mark).
-    static func isIndexed(messageID: String, _ db: Database) throws -> Bool {
-        try Bool.fetchOne(db.cachedStatement(sql: """
-            SELECT m.rowid <= s.indexed_through FROM messages m, search_state s WHERE m.id = ?
-            """), arguments: [messageID]) ?? false
+    /// Whether the message with this id is in the full-text index (at or below its mark) and
+    /// whether it has a vector (at or below `MeaningIndex`'s): one look-up for both, made for
+    /// every transaction a batch writes.
+    static func isIndexed(messageID: String, _ db: Database) throws -> (words: Bool, meaning: Bool) {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: """
+            SELECT m.rowid <= s.indexed_through, m.rowid <= v.embedded_through
+            FROM messages m, search_state s, meaning_state v WHERE m.id = ?
+            """), arguments: [messageID]) else { return (false, false) }
+        return (row[0], row[1])
     }
 
     /// Takes an indexed message's words out of the index (its document as the view gives it now),
