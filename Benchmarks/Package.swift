@@ -19,6 +19,8 @@ let package = Package(
         // MallocInterposer alone gives the malloc counters.
         .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        // MeaningSearch writes a worst-case ledger's vectors directly.
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     ],
     targets: [
         // Deterministic corpora (mailboxes, SMS backups, JSON Lines, rule sets) with their ground truth.
@@ -57,7 +59,7 @@ var benchmarks: [Target] {
                 .product(name: "SpendlexStore", package: "Spendlex"),
                 .product(name: "SpendlexMeaning", package: "Spendlex"),
                 .product(name: "PCRE2", package: "Spendlex"),
-            ],
+            ] + (name == "MeaningSearch" ? [.product(name: "GRDB", package: "GRDB.swift")] : []),
             path: "Benchmarks/\(name)",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         )

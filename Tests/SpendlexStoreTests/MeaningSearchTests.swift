@@ -160,6 +160,11 @@ struct MeaningSearchTests {
         let semantic = try ledger.search("streaming entertainment", mode: .semantic, embedder: embedder)
         #expect(["NETFLIX", "SPOTIFY"].contains(semantic.hits.first?.transaction?.merchant))
         #expect(semantic.hits.allSatisfy { $0.similarity != nil && $0.score == nil })
+        // A new meaning is found by the next search: the scanned vectors are not kept past a change.
+        try ledger.write([texted("d", merchant: "APPLE MUSIC", category: "Entertainment", subcategory: "Streaming",
+                                 text: "Rs 99 to APPLE MUSIC")], run: nil)
+        let again = try ledger.search("apple music", mode: .semantic, embedder: embedder)
+        #expect(again.hits.first?.transaction?.merchant == "APPLE MUSIC")
     }
 
     @Test("with the real model, 'food delivery' finds the delivery services before a taxi and a grocery store, in four languages")

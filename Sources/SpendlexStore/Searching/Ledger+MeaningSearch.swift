@@ -15,6 +15,18 @@ public struct SearchResults: Sendable {
     public var mode: SearchMode
 }
 
+/// The vectors a search scanned, with the version of the set they were read at
+/// (`meaning_state.version`, moved by every change to the vectors).
+struct MeaningMatrixCache: Sendable {
+    struct Key: Equatable, Sendable {
+        let version: Int64
+        let dimension: Int
+    }
+    let key: Key
+    let ids: [Int64]
+    let matrix: MeaningMatrix
+}
+
 /// The ranking's constants, chosen on the development part of the labelled query set
 /// (`Tests/Fixtures/search`) and reported on its sealed part; see `MeaningSearchEvaluationTests`.
 public enum MeaningRanking {
@@ -58,7 +70,7 @@ extension Ledger {
             }
             try db.execute(sql: """
                 DELETE FROM message_meanings; DELETE FROM meaning_vectors; DELETE FROM meaning_stale;
-                UPDATE meaning_state SET embedded_through = 0, model = NULL;
+                UPDATE meaning_state SET embedded_through = 0, model = NULL, version = version + 1;
                 """)
         }
         if let embedder { try updateMeaningIndex(embedder: embedder, progress: progress) }
@@ -122,12 +134,8 @@ extension Ledger {
     func meaningRanking(of text: String, embedder: TextEmbedder) throws -> [(similarity: Float, messages: [Int64])] {
         guard let query = try embedder.embed([text], as: .query).first else { return [] }
         return try pool.read { db in
-            var ids: [Int64] = []
-            var matrix = MeaningMatrix(dimension: embedder.dimension)
-            let rows = try Row.fetchCursor(db, sql: "SELECT id, vector FROM meaning_vectors")
-            while let row = try rows.next() {
-                if matrix.append(stored: row[1]) { ids.append(row[0]) }
-            }
+            let cached = try meaningVectors(dimension: embedder.dimension, db)
+            let (ids, matrix) = (cached.ids, cached.matrix)
             let similarities = matrix.similarities(to: query)
             let best = similarities.max() ?? 0
             let kept = similarities.indices
@@ -149,6 +157,22 @@ extension Ledger {
         return try pool.read { db in
             Set(try Int64.fetchAll(db, sql: "SELECT rowid FROM search_index WHERE search_index MATCH ?", arguments: [exclusion]))
         }
+    }
+
+    /// Every vector with its id: from the cache while the set is the one it holds, else read and kept.
+    private func meaningVectors(dimension: Int, _ db: Database) throws -> MeaningMatrixCache {
+        let version = try Int64.fetchOne(db, sql: "SELECT version FROM meaning_state") ?? 0
+        let key = MeaningMatrixCache.Key(version: version, dimension: dimension)
+        if let cached = meaningMatrix.withLock({ $0 }), cached.key == key { return cached }
+        var ids: [Int64] = []
+        var matrix = MeaningMatrix(dimension: dimension)
+        let rows = try Row.fetchCursor(db, sql: "SELECT id, vector FROM meaning_vectors")
+        while let row = try rows.next() {
+            if matrix.append(stored: row[1]) { ids.append(row[0]) }
+        }
+        let made = MeaningMatrixCache(key: key, ids: ids, matrix: matrix)
+        meaningMatrix.withLock { $0 = made }
+        return made
     }
 
     /// Every message the full-text query finds, best (bm25) first.

@@ -37,7 +37,9 @@ enum MeaningIndex {
         );
         CREATE INDEX message_meanings_vector ON message_meanings(vector_id);
         CREATE TABLE meaning_stale (message_rowid INTEGER PRIMARY KEY);
-        CREATE TABLE meaning_state (embedded_through INTEGER NOT NULL, model TEXT);
+        -- version: moved by every change to meaning_vectors, so that a search's scanned copy
+        -- (MeaningMatrixCache) is known stale without reading the vectors
+        CREATE TABLE meaning_state (embedded_through INTEGER NOT NULL, model TEXT, version INTEGER NOT NULL DEFAULT 0);
         INSERT INTO meaning_state (embedded_through, model) VALUES (0, NULL);
         CREATE TRIGGER meaning_transaction_changed AFTER UPDATE OF merchant, category, subcategory, note, kind, direction ON transactions
             WHEN (SELECT rowid FROM messages WHERE id = new.message_id) <= (SELECT embedded_through FROM meaning_state)
@@ -151,7 +153,7 @@ enum MeaningIndex {
             try pool.write { db in
                 try db.execute(sql: """
                     DELETE FROM message_meanings; DELETE FROM meaning_vectors; DELETE FROM meaning_stale;
-                    UPDATE meaning_state SET embedded_through = 0, model = NULL;
+                    UPDATE meaning_state SET embedded_through = 0, model = NULL, version = version + 1;
                     """)
             }
         }
@@ -236,6 +238,7 @@ enum MeaningIndex {
             if relinked {
                 try db.execute(sql: "DELETE FROM meaning_vectors WHERE id NOT IN (SELECT vector_id FROM message_meanings)")
             }
+            if relinked || !made.isEmpty { try db.execute(sql: "UPDATE meaning_state SET version = version + 1") }
         }
         return made.count
     }
