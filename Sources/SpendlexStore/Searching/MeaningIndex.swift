@@ -142,8 +142,7 @@ enum MeaningIndex {
     /// Vectors for every pending message, a slice of `span` messages at a time: each distinct
     /// document not yet embedded is embedded (`batch` at a time, outside any write transaction),
     /// then the slice's messages are pointed at them and the mark moved, in one write transaction.
-    /// A message whose document changed
-    /// meanwhile stays pending. A ledger whose vectors another model made is embedded again whole.
+    /// A message whose document changed meanwhile stays pending. A ledger whose vectors another model made is embedded again whole.
     /// `progress` is told the messages done of those to do. Returns how many documents were embedded.
     @discardableResult
     static func catchUp(_ pool: DatabasePool, embedder: TextEmbedder, batch: Int = 64, span: Int64 = 50_000,
