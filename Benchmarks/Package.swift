@@ -38,6 +38,7 @@ let package = Package(
                 .product(name: "SpendlexEngine", package: "Spendlex"),
                 .product(name: "SpendlexRules", package: "Spendlex"),
                 .product(name: "SpendlexMail", package: "Spendlex"),
+                .product(name: "SpendlexStore", package: "Spendlex"),
             ]
         ),
     ] + benchmarks,

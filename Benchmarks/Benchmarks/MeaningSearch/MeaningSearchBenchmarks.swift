@@ -31,24 +31,8 @@ final class MeaningLedger: @unchecked Sendable {
         defer { lock.unlock() }
         if let built { return built }
         let model = try EmbeddingModel.installed().get()
-        let path = NSTemporaryDirectory() + "spendlex-bench-meaning-\(getpid()).sqlite"
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-        let ledger = try Ledger(path: path)
-        let worker = RuleFixtures.bundled().makeWorker()
-        var stream = TextMessageStream(seed: 42, includeSent: false)
-        var batch: [MessageRecord] = []
-        for index in 0..<Self.messages {
-            let sms = stream.next()
-            let message = Message(id: "sms-\(index)", text: sms.text, sender: sms.address,
-                                  receivedAt: Date(timeIntervalSince1970: Double(sms.epochMilliseconds) / 1000),
-                                  channel: .sms, file: "sms-backup.xml", offset: index + 1)
-            batch.append(MessageRecord(message, outcome: worker.parse(message)))
-            if batch.count == 10_000 {
-                try ledger.write(batch, run: nil, indexing: false)
-                batch.removeAll(keepingCapacity: true)
-            }
-        }
-        try ledger.write(batch, run: nil, indexing: false)
+        let ledger = try SMSLedger.make(at: NSTemporaryDirectory() + "spendlex-bench-meaning-\(getpid()).sqlite",
+                                        messages: Self.messages)
         try ledger.updateMeaningIndex(embedder: model)
         let size = try ledger.meaningIndexSize()
         print("ledger: \(Self.messages) messages stored, \(size.messages) with a meaning, \(size.documents) distinct documents")
