@@ -7,13 +7,13 @@ import SpendlexMeaning
 ///
 /// Documents repeat (every SWIGGY order reads the same), so a vector is kept once per distinct
 /// document (`meaning_vectors`) and each transaction's message points at its own
-/// (`message_meanings`): 100,000 SMS of a phone's history are 143 documents, the reference corpus's
+/// (`message_meanings`): 100,000 SMS of a phone's history are 71 documents, the reference corpus's
 /// 69,887 transactions 67.
 ///
 /// Messages without a transaction get no vector: they are found by their words. Their texts are
 /// each their own document (a promotion, a failed parse, a personal mail): the reference corpus's
 /// 5,063 unmatched mails took two minutes to embed at the end of a `parse --store` that otherwise
-/// takes three seconds.
+/// takes eight seconds.
 ///
 /// Kept in step as the full-text index is (`SearchIndex`): messages above a mark
 /// (`meaning_state.embedded_through`) have no vector yet and get one at the next `catchUp` (a
@@ -265,7 +265,7 @@ struct MeaningDocument: Equatable {
     init?(_ transaction: TransactionFields) {
         var parts: [String] = []
         // A merchant's figures are a store's number, a terminal or an account ("a/c **9813"): without
-        // them a hundred thousand SMS are 143 documents, not 1,326 (`spendlex-corpus sms`).
+        // them the transactions of a hundred thousand SMS are 71 documents, not 1,254 (`spendlex-corpus sms`).
         if let merchant = transaction.merchant.map(Self.withoutFigures), !merchant.isEmpty { parts.append(merchant) }
         let category = [transaction.category, transaction.subcategory].compactMap { $0.flatMap(Self.clean) }
         if !category.isEmpty { parts.append(category.joined(separator: " / ")) }
