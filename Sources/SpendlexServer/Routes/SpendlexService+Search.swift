@@ -109,8 +109,8 @@ extension SpendlexService {
             let reader = QueryReader(request)
             guard reader.has("q") else { throw APIError.invalidField("q is required: the words to find") }
             let text = reader.string("q") ?? ""
-            // A q with no word (only signs or spaces) finds nothing: an empty page, as for words no message holds.
-            let query = SearchQuery(text)
+            // A q with no word (only signs or spaces) finds nothing: an empty page (`Ledger.search`), as for
+            // words no message holds.
             let limit = try reader.int("limit", in: 1...100) ?? 20
             let offset = try reader.int("offset", in: 0...Int(Int32.max)) ?? 0
             let asked: SearchMode
@@ -133,10 +133,6 @@ extension SpendlexService {
                     if asked == .semantic { throw APIError(.unprocessableContent, "model_not_installed", error.description) }
                     notice = "searched by words only: \(error.description)"
                 }
-            }
-            guard query.match != nil || (asked != .exact && embedder != nil) else {
-                return try JSONResponse.make(SearchPageBody(hits: [], total: 0, limit: limit, offset: offset,
-                                                            mode: embedder == nil ? .exact : asked, notice: notice))
             }
             let model = embedder
             let results = try await offloaded {

@@ -49,11 +49,11 @@ enum MeaningIndex {
             BEGIN INSERT OR IGNORE INTO meaning_stale (message_rowid) SELECT rowid FROM messages WHERE id = old.message_id; END;
         """
 
-    /// Lists a message that is gaining a transaction as changed, when it has a vector already.
+    /// Lists a message that has a vector (`SearchIndex.isIndexed` said so) and is gaining a
+    /// transaction as changed.
     static func markChanged(messageID: String, _ db: Database) throws {
         try db.cachedStatement(sql: """
-            INSERT OR IGNORE INTO meaning_stale (message_rowid)
-            SELECT rowid FROM messages WHERE id = ? AND rowid <= (SELECT embedded_through FROM meaning_state)
+            INSERT OR IGNORE INTO meaning_stale (message_rowid) SELECT rowid FROM messages WHERE id = ?
             """).execute(arguments: [messageID])
     }
 
@@ -71,13 +71,6 @@ enum MeaningIndex {
         var model: String?
     }
 
-    private struct TransactionKey: Hashable {
-        let merchant, category, subcategory, note, kind, direction: String?
-        init(_ f: MeaningDocument.TransactionFields) {
-            (merchant, category, subcategory, note, kind, direction) = (f.merchant, f.category, f.subcategory, f.note, f.kind, f.direction)
-        }
-    }
-
     static func pending(_ db: Database, span: Int64) throws -> Pending {
         let state = try Row.fetchOne(db, sql: "SELECT embedded_through, model FROM meaning_state")
         let mark: Int64 = state?["embedded_through"] ?? 0
@@ -92,19 +85,18 @@ enum MeaningIndex {
         let join = "FROM messages m LEFT JOIN transactions t ON t.message_id = m.id"
         var documents: [(rowid: Int64, document: String?)] = []
         // A merchant's transactions repeat the same fields: each distinct set is made into a document once.
-        var made: [TransactionKey: String?] = [:]
+        var made: [MeaningDocument.TransactionFields: String?] = [:]
         func read(_ rows: RowCursor) throws {
             while let row = try rows.next() {
                 let document: String?
                 if row[1] {
                     let fields = MeaningDocument.TransactionFields(merchant: row[2], category: row[3], subcategory: row[4],
                                                                    note: row[5], kind: row[6], direction: row[7])
-                    let key = TransactionKey(fields)
-                    if let known = made[key] {
+                    if let known = made[fields] {
                         document = known
                     } else {
                         document = MeaningDocument(fields)?.text
-                        made[key] = document
+                        made[fields] = document
                     }
                 } else {
                     document = nil
@@ -258,7 +250,7 @@ struct MeaningDocument: Equatable {
     let text: String
 
     /// The fields of a transaction a document is made of.
-    struct TransactionFields {
+    struct TransactionFields: Hashable {
         var merchant, category, subcategory, note, kind, direction: String?
     }
 
