@@ -451,10 +451,17 @@ let pendingSave = null;
 el.save.addEventListener('click', async () => {
   const path = el.savePath.value.trim();
   if (!path) { el.saveResult.textContent = 'Give a path to save to, such as banks/us/mybank.yaml.'; el.savePath.focus(); return; }
-  // Diff against what the folder holds at that path now (nothing for a new file).
+  // Diff against what the folder holds at that path now, asked of the service each time (the
+  // file list can be older than the last save: a second Save right after the first must not
+  // call the file new). A 404 is a new file; any other failure leaves no diff to show.
   let original = '';
-  if (knownFiles.some((f) => f.path === path)) {
-    try { original = (await api('GET', '/playground/file?path=' + encodeURIComponent(path))).yaml; } catch { /* new after all */ }
+  try {
+    original = (await api('GET', '/playground/file?path=' + encodeURIComponent(path))).yaml;
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.status !== 404) {
+      el.saveResult.textContent = 'Not saved: could not read what the folder holds there: ' + describe(error);
+      return;
+    }
   }
   const yaml = el.rule.value;
   const ops = lineDiff(original, yaml);
@@ -480,13 +487,14 @@ el.dialog.addEventListener('close', async () => {
   try {
     const answer = await api('PUT', '/playground/file', save);
     const warnings = (answer.diagnostics || []).map(diagnosticText);
+    // The file list first, then the outcome: once "Saved" shows, the page agrees with the folder.
+    await loadFileList();
+    el.fileSelect.value = answer.path;
     el.saveResult.textContent = answer.reload === 'swapped'
       ? `Saved ${answer.path}; the service now uses it.`
       : `Saved ${answer.path}, but the service kept its previous rules (${answer.reload}).`;
     if (warnings.length) el.saveResult.textContent += ' ' + warnings.join('; ');
     el.saveResult.dataset.outcome = 'saved';
-    await loadFileList();
-    el.fileSelect.value = answer.path;
   } catch (error) {
     const diagnostics = (error.body && error.body.diagnostics) || [];
     el.saveResult.textContent = (error.code === 'invalid_rules' ? 'Not saved: the file does not compile. ' : 'Not saved: ')
