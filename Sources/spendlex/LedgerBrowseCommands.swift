@@ -609,11 +609,14 @@ struct Ask: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Answer a question about your money from the ledger, with the transactions it counted.",
         discussion: """
-            Read without a model or a network, in English or Spanish: how much was spent (on a category, at a \
+            Read without a network, in English or Spanish: how much was spent (on a category, at a \
             merchant, in a period), received, how many transactions, the biggest purchases, income against \
             spending by month. The answer gives the figure per currency (never added across currencies), the \
-            query it ran and the ledger ids it counted (spendlex show ID cites each one's message). A question \
-            it cannot read gets "I can't answer that" with examples of what it can (exit 1).
+            query it ran, the merchants and the ledger ids it counted (spendlex show ID cites each one's \
+            message). A phrase no merchant's name holds ("cab rides", "gym") is read by meaning with the \
+            embedding model, when installed: the category its nearest merchants share, or those merchants, \
+            always shown. A question it cannot read gets "I can't answer that" with examples of what it can \
+            (exit 1).
             """
     )
 
@@ -648,15 +651,32 @@ struct Ask: ParsableCommand {
         }
         let ledger = try store.open()
         let answer: Answer
-        do { answer = try ledger.answer(read) } catch {
+        // The model only matters for a merchant phrase no merchant's name holds; loading it is cheap
+        // (its weights are mapped, not read).
+        let embedder = read.merchant == nil ? nil : SearchIndexing.model().0
+        do { answer = try ledger.answer(read, embedder: embedder) } catch {
             Stderr.write("error: reading the ledger failed: \(error)\n")
             throw ExitStatus.internalError
         }
         switch format {
         case .json: print(answer.json)
         case .text:
+            if let notice = answer.notice { Stderr.write("note: \(notice)\n") }
             print(answer.text)
+            if let reading = answer.reading {
+                let nearest = reading.nearest.prefix(5).map { neighbour in
+                    "\(neighbour.merchant) (\(neighbour.label ?? "uncategorized"), \(String(format: "%.3f", neighbour.similarity)))"
+                }.joined(separator: ", ")
+                let taken = !reading.stoodOut
+                    ? "took nothing: no merchant's meaning stands out from the rest (median \(String(format: "%.3f", reading.median)))"
+                    : "took " + (reading.category.map { "the category \($0)" } ?? "the merchants " + reading.merchants.joined(separator: ", "))
+                print("read by meaning: no merchant's name holds \"\(reading.phrase)\"; \(taken); nearest: \(nearest)")
+            }
             print("query: \(answer.query)")
+            if !answer.merchants.isEmpty {
+                let shown = answer.merchants.prefix(10).map { "\($0.name) (\($0.transactions))" }.joined(separator: ", ")
+                print("merchants: " + shown + (answer.merchants.count > 10 ? ", and \(answer.merchants.count - 10) more" : ""))
+            }
             let shown = answer.citations.prefix(50).map(String.init).joined(separator: ", ")
             print("counted: " + (answer.citations.isEmpty ? "none" : shown + (answer.citations.count > 50 ? ", … (\(answer.citations.count) in all; --format json lists them)" : "")))
         }

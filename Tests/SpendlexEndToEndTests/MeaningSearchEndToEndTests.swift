@@ -59,6 +59,28 @@ extension EndToEnd {
             let refused = try spendlex(["search", "--store", store, "--semantic", "food delivery"], environment: elsewhere)
             #expect(refused.status == 1)
             #expect(refused.stderr.contains("--semantic needs the embedding model"))
+            // ask reads a phrase no merchant's name holds by meaning, and says what it took.
+            func ask(_ question: String, environment: [String: String] = [:]) throws -> (answer: [String: Any], stderr: String) {
+                let result = try spendlex(["ask", "--store", store, "--format", "json", question], environment: environment)
+                #expect(result.status == 0, "\(result.stderr)")
+                return (try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]), result.stderr)
+            }
+            let rides = try ask("how much did I spend on cab rides").answer
+            let reading = try #require(rides["read_by_meaning"] as? [String: Any])
+            #expect(reading["category"] as? String == "Taxi & Rideshare")
+            #expect(reading["stood_out"] as? Bool == true)
+            #expect((rides["merchants"] as? [[String: Any]])?.compactMap { $0["name"] as? String } == ["UBER INDIA"])
+            #expect((rides["figures"] as? [[String: Any]])?.first?["amount"] as? String == "230")
+            // Four merchants, none a gym: none stands out, nothing is counted.
+            let gym = try ask("how much did I spend on gym").answer
+            #expect((gym["read_by_meaning"] as? [String: Any])?["stood_out"] as? Bool == false)
+            #expect((gym["citations"] as? [Any])?.isEmpty == true)
+            let text = try spendlex(["ask", "--store", store, "how much did I spend on cab rides"])
+            #expect(text.stdout.contains("read by meaning: no merchant's name holds \"cab rides\"; took the category Taxi & Rideshare"))
+            #expect(text.stdout.contains("merchants: UBER INDIA (1)"))
+            let unread = try ask("how much did I spend on cab rides", environment: elsewhere)
+            #expect(unread.answer["read_by_meaning"] is NSNull)
+            #expect((unread.answer["notice"] as? String)?.contains("embedding model") == true)
             // reindex rebuilds both indexes.
             let reindexed = try spendlex(["reindex", "--store", store])
             #expect(reindexed.status == 0, "\(reindexed.stderr)")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SpendlexMeaning
 @testable import SpendlexEngine
 import SpendlexRules
 @testable import SpendlexStore
@@ -122,5 +123,99 @@ struct AskTests {
         }
         #expect(refusal.description.hasPrefix("I can't answer that"))
         #expect(refusal.description.contains("how much did I spend on groceries in March?"))
+    }
+}
+
+/// A stand-in embedder that knows a few synonyms: each word is replaced by its concept, then the
+/// words are hashed into 4,096 dimensions (texts sharing concepts are close, others orthogonal:
+/// no two words of these tests share a dimension).
+struct SynonymEmbedder: TextEmbedder {
+    let dimension = 4096
+    let identity = "synonyms/1"
+    let concepts: [String: String]
+
+    func embed(_ texts: [String], as role: EmbeddingRole) throws -> [[Float]] {
+        texts.map { text in
+            var vector = [Float](repeating: 0, count: dimension)
+            for word in text.lowercased().split(whereSeparator: { !$0.isLetter }) {
+                let concept = concepts[String(word)] ?? String(word)
+                vector[Int(concept.unicodeScalars.reduce(UInt32(7)) { ($0 &* 31) &+ $1.value } % UInt32(dimension))] += 1
+            }
+            let norm = vector.reduce(0) { $0 + $1 * $1 }.squareRoot()
+            return norm > 0 ? vector.map { $0 / norm } : vector
+        }
+    }
+}
+
+/// `ask` with a phrase no merchant's name holds: read by meaning, through the category the nearest
+/// merchants share or those merchants, only among money moving the way the question asks; a
+/// capitalized name never; without a model, a notice.
+@Suite("Questions read by meaning")
+struct AskByMeaningTests {
+    static let embedder = SynonymEmbedder(concepts: ["rides": "taxi", "cab": "taxi", "gym": "fit", "fitness": "fit"])
+
+    static func ledger() throws -> (Ledger, [Int64: String]) {
+        func t(_ id: String, _ amount: String, _ merchant: String, _ category: String?, _ subcategory: String?,
+               direction: Direction = .debit, kind: TransactionKind = .purchase) -> Transaction {
+            categorized(id, amount: amount, direction: direction, kind: kind, date: "2026-03-10", merchant: merchant,
+                        category: category, subcategory: subcategory)
+        }
+        let ledger = try SpendlexStoreTests.ledger(with: [
+            t("s1", "250.00", "SWIGGY", "Food & Dining", "Food Delivery"),
+            t("z1", "410.00", "ZOMATO", "Food & Dining", "Food Delivery"),
+            t("u1", "180.00", "UBER", "Transport", "Taxi & Rideshare"),
+            t("u2", "220.00", "OLA", "Transport", "Taxi & Rideshare"),
+            // Uncategorized: found by meaning as a merchant, not a category.
+            t("f1", "1500.00", "FITNESS FIRST CLUB PUNE", nil, nil),
+            // A refund from a fitness club: nearer to "gym" than the club's own debit, but money in.
+            t("r1", "300.00", "FIT", nil, nil, direction: .credit, kind: .refund),
+        ])
+        let ids = Dictionary(uniqueKeysWithValues: try ledger.transactions(TransactionQuery(includeDuplicates: true)).map { ($0.id, $0.messageID) })
+        return (ledger, ids)
+    }
+
+    func ask(_ text: String, _ ledger: Ledger, embedder: TextEmbedder? = AskByMeaningTests.embedder) throws -> Answer {
+        try ledger.answer(try QuestionReader.read(text, today: AskTests.today, categories: .standard).get(), embedder: embedder)
+    }
+
+    @Test("a phrase whose nearest merchants share a category is that category; the merchants counted are listed")
+    func category() throws {
+        let (ledger, ids) = try Self.ledger()
+        let answer = try ask("how much did I spend on cab rides in March", ledger)
+        #expect(answer.reading?.category == "Taxi & Rideshare")
+        #expect(answer.reading?.nearest.first?.merchant == "UBER" || answer.reading?.nearest.first?.merchant == "OLA")
+        #expect(Set(answer.citations.map { ids[$0] }) == ["u1", "u2"])
+        #expect(answer.figures.map { "\($0.amount) \($0.currency)" } == ["400 INR"])
+        #expect(answer.merchants.map(\.name) == ["OLA", "UBER"])
+        #expect(answer.query.contains("category or subcategory Taxi & Rideshare (read by meaning from \"cab rides\")"))
+        #expect(answer.json.contains("\"read_by_meaning\":{\"category\":\"Taxi & Rideshare\""))
+    }
+
+    @Test("uncategorized nearest merchants are taken by themselves; spending never takes money that came in, income does")
+    func merchants() throws {
+        let (ledger, ids) = try Self.ledger()
+        let spent = try ask("how much did I spend on gym", ledger)
+        #expect(spent.reading?.category == nil)
+        #expect(spent.reading?.merchants == ["FITNESS FIRST CLUB PUNE"])
+        #expect(spent.citations.map { ids[$0] } == ["f1"])
+        #expect(spent.text.hasPrefix("You spent 1,500.00 INR at FITNESS FIRST CLUB PUNE"))
+        let received = try ask("how much did I receive from gym", ledger)
+        #expect(received.reading?.merchants == ["FIT"])
+    }
+
+    @Test("a merchant's name is found by its letters first; a capitalized name is never read by meaning; without a model, a notice")
+    func names() throws {
+        let (ledger, ids) = try Self.ledger()
+        let named = try ask("how much did I spend at swiggy", ledger)
+        #expect(named.reading == nil && named.notice == nil)
+        #expect(named.citations.map { ids[$0] } == ["s1"])
+        let ravi = try ask("what did I pay Ravi this year", ledger)
+        #expect(ravi.reading == nil && ravi.citations.isEmpty)
+        #expect(ravi.notice?.contains("written as a name") == true)
+        let without = try ask("how much did I spend on gym", ledger, embedder: nil)
+        #expect(without.reading == nil && without.citations.isEmpty)
+        #expect(without.notice?.contains("embedding model") == true)
+        #expect(try QuestionReader.read("How much did I spend on Gym", today: AskTests.today, categories: .standard).get().merchantIsAName)
+        #expect(try !QuestionReader.read("How much did I spend on gym", today: AskTests.today, categories: .standard).get().merchantIsAName)
     }
 }

@@ -155,7 +155,9 @@ extension SpendlexService {
             case .success(let read): question = read
             case .failure(let refusal): throw APIError(.unprocessableContent, "cannot_answer", refusal.description)
             }
-            let answer = try await offloaded { try stored { try ledger.answer(question) } }
+            // A merchant phrase no merchant's name holds is read by meaning when the model is installed.
+            let embedder = question.merchant == nil ? nil : try? EmbeddingModel.installed(folder: modelFolder).get()
+            let answer = try await offloaded { try stored { try ledger.answer(question, embedder: embedder) } }
             return try JSONResponse.make(AnswerBody(answer))
         }
     }

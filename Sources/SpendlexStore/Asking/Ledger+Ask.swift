@@ -1,5 +1,6 @@
 import Foundation
 import SpendlexEngine
+import SpendlexMeaning
 import SpendlexRules
 
 /// The answer to a `Question`: the figure in words, the figures per currency (never added
@@ -31,16 +32,46 @@ public struct Answer: Sendable {
     public var query: String
     /// The ledger ids of the transactions counted.
     public var citations: [Int64]
+    /// The merchants of the transactions counted, with how many of them each, most first.
+    public var merchants: [(name: String, transactions: Int)] = []
+    /// How a phrase that names no merchant was read by meaning, when it was.
+    public var reading: MeaningReading?
+    /// Why a phrase that names no merchant was not read by meaning (no model), when it was not.
+    public var notice: String?
 }
 
 extension Ledger {
-    /// Answers `question` from the ledger's primaries (duplicates are never counted twice).
-    public func answer(_ question: Question) throws -> Answer {
+    /// Answers `question` from the ledger's primaries (duplicates are never counted twice). A
+    /// merchant phrase that no merchant's name holds ("cab rides", "gym") is read by meaning with
+    /// `embedder` (`readByMeaning`): a category the nearest merchants share, or those merchants.
+    public func answer(_ question: Question, embedder: TextEmbedder? = nil) throws -> Answer {
         let all = try transactions(TransactionQuery(from: question.from, to: question.to))
-        let categories = question.category
-        let merchantWords = question.merchant.map { QuestionReader.tokens($0) } ?? []
+        var merchantWords = question.merchant.map { QuestionReader.tokens($0) } ?? []
+        var reading: MeaningReading?
+        var notice: String?
+        if let phrase = question.merchant, !merchantWords.isEmpty, try !namesAMerchant(merchantWords) {
+            if question.merchantIsAName {
+                notice = "no merchant's name holds \"\(phrase)\", written as a name: names are found by their letters, not by meaning"
+            } else if let embedder {
+                let direction: Direction? = switch question.intent {
+                case .spending, .biggest: .debit
+                case .income: .credit
+                case .count, .incomeVsSpending: nil
+                }
+                reading = try readByMeaning(phrase, direction: direction, embedder: embedder)
+            } else {
+                notice = "no merchant's name holds \"\(phrase)\"; it would be read by meaning with the embedding model "
+                    + "(not installed: scripts/dev model)"
+            }
+        }
+        // What the reading took, when a meaning stood out; else the phrase's words, which no merchant holds.
+        let taken = reading?.stoodOut == true ? reading : nil
+        let categories = question.category ?? taken?.category
+        let meantMerchants = Set(taken?.merchants ?? [])
+        if taken != nil { merchantWords = [] }
         func matches(_ t: StoredTransaction) -> Bool {
             if let categories, t.category != categories && t.subcategory != categories { return false }
+            if !meantMerchants.isEmpty, !meantMerchants.contains(t.merchant ?? "") { return false }
             if !merchantWords.isEmpty {
                 let merchant = QuestionReader.tokens(t.merchant ?? "").joined(separator: " ")
                 guard merchantWords.allSatisfy({ merchant.contains($0) }) else { return false }
@@ -60,11 +91,31 @@ extension Ledger {
         case let (nil, to?): filters.append("date to \(to)")
         case (nil, nil): filters.append("every date")
         }
-        if let categories { filters.append("category or subcategory \(categories)") }
-        if let merchant = question.merchant { filters.append("merchant containing \"\(merchant)\"") }
+        let meant = taken.map { " (read by meaning from \"\($0.phrase)\")" } ?? ""
+        if let categories { filters.append("category or subcategory \(categories)" + (question.category == nil ? meant : "")) }
+        if !meantMerchants.isEmpty {
+            filters.append("merchant one of " + (taken?.merchants ?? []).map { "\"\($0)\"" }.joined(separator: ", ") + meant)
+        } else if let merchant = question.merchant, taken == nil {
+            filters.append("merchant containing \"\(merchant)\"" + (reading != nil ? " (no merchant's meaning stood out)" : ""))
+        }
         filters.append("duplicates left out")
         let period = Self.period(question)
-        let what = [question.category.map { "on \($0)" }, question.merchant.map { "at \($0)" }].compactMap { $0 }.joined(separator: " ")
+        let at = !meantMerchants.isEmpty ? (taken?.merchants ?? []).joined(separator: " or ") : taken == nil ? question.merchant : nil
+        let what = [categories.map { "on \($0)" }, at.map { "at \($0)" }].compactMap { $0 }.joined(separator: " ")
+        var answer = try answer(question, selected: selected, flow: flow, filters: filters, period: period, what: what)
+        answer.reading = reading
+        answer.notice = notice
+        var counts: [String: Int] = [:]
+        let byID = Dictionary(all.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        for id in answer.citations { if let merchant = byID[id]?.merchant { counts[merchant, default: 0] += 1 } }
+        answer.merchants = counts.map { (name: $0.key, transactions: $0.value) }
+            .sorted { $0.transactions != $1.transactions ? $0.transactions > $1.transactions : $0.name < $1.name }
+        return answer
+    }
+
+    /// The answer of `question`'s intent over `selected`.
+    private func answer(_ question: Question, selected: [StoredTransaction], flow: (StoredTransaction) -> MoneyFlow?,
+                        filters: [String], period: String, what: String) throws -> Answer {
 
         switch question.intent {
         case .spending, .income:

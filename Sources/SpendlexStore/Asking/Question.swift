@@ -28,6 +28,9 @@ public struct Question: Sendable, Equatable {
     public var category: String?
     /// Words of a merchant's name ("netflix").
     public var merchant: String?
+    /// Whether the question wrote a word of `merchant` with a capital past its first word ("what did
+    /// I pay Ravi"): a name, found by its letters only, never read by meaning ("Ravi" is not "RAPPI").
+    public var merchantIsAName = false
     /// How many for `biggest`.
     public var limit = 5
 }
@@ -63,8 +66,17 @@ public enum QuestionReader {
             question.category = readCategory(words, categories: categories)
             if intent == .income, question.category == categories.resolve("Income") { question.category = nil }
         }
-        if question.category == nil, intent != .incomeVsSpending { question.merchant = readMerchant(words) }
+        if question.category == nil, intent != .incomeVsSpending, let merchant = readMerchant(words) {
+            question.merchant = merchant
+            question.merchantIsAName = capitalized(text).contains { Set(tokens(merchant)).contains($0) }
+        }
         return .success(question)
+    }
+
+    /// The words of `text` written with a capital, past its first word, folded as `tokens` folds them.
+    static func capitalized(_ text: String) -> [String] {
+        let written = text.split { !($0.isLetter || $0.isNumber || $0 == "&" || $0 == "-" || $0 == "'") }
+        return written.dropFirst().filter { $0.first?.isUppercase == true }.flatMap { tokens(String($0)) }
     }
 
     static func refusal(_ text: String) -> QuestionRefusal {
@@ -238,13 +250,14 @@ public enum QuestionReader {
     /// Category words in Spanish (and a few English ones) for the declared names; a declared name
     /// is matched as written, in any case.
     static let categoryWords: [String: String] = [
-        "food": "Food & Dining", "dining": "Food & Dining", "eating out": "Restaurants", "comida": "Food & Dining",
+        "food": "Food & Dining", "dining": "Food & Dining", "comida a domicilio": "Food Delivery", "eating out": "Restaurants", "comida": "Food & Dining",
         "supermercado": "Groceries", "supermercados": "Groceries", "despensa": "Groceries", "mercado": "Groceries",
         "restaurantes": "Restaurants", "restaurante": "Restaurants", "cafe": "Coffee", "transporte": "Transport",
         "gasolina": "Fuel", "combustible": "Fuel", "taxis": "Taxi & Rideshare", "taxi": "Taxi & Rideshare",
         "viajes": "Travel", "viaje": "Travel", "hoteles": "Hotels", "vuelos": "Airlines", "flights": "Airlines",
         "salud": "Health", "farmacia": "Pharmacy", "medicinas": "Pharmacy", "entretenimiento": "Entertainment",
         "servicios": "Bills & Utilities", "bills": "Bills & Utilities", "utilities": "Bills & Utilities",
+        "luz": "Electricity", "electricidad": "Electricity", "agua": "Water", "telefono": "Mobile & Internet",
         "educacion": "Education", "efectivo": "Cash", "cajero": "ATM", "comisiones": "Fees & Charges", "fees": "Fees & Charges",
         "ropa": "Clothing", "electronica": "Electronics", "hogar": "Home", "sueldo": "Salary", "salario": "Salary",
         "nomina": "Salary", "intereses": "Interest", "streaming": "Streaming",

@@ -132,23 +132,35 @@ extension Ledger {
     /// The meanings closest to `text`'s, best first (within `MeaningRanking`'s margin and count),
     /// each with the messages that have it, the most recently stored first.
     func meaningRanking(of text: String, embedder: TextEmbedder) throws -> [(similarity: Float, messages: [Int64])] {
-        guard let query = try embedder.embed([text], as: .query).first else { return [] }
+        let nearest = try nearestMeanings(to: text, embedder: embedder, count: MeaningRanking.meanings).nearest
+        let best = nearest.first?.similarity ?? 0
+        let kept = nearest.filter { $0.similarity >= best - MeaningRanking.similarityMargin }
         return try pool.read { db in
-            let cached = try meaningVectors(dimension: embedder.dimension, db)
-            let (ids, matrix) = (cached.ids, cached.matrix)
-            let similarities = matrix.similarities(to: query)
-            let best = similarities.max() ?? 0
-            let kept = similarities.indices
-                .filter { similarities[$0] >= best - MeaningRanking.similarityMargin }
-                .sorted { similarities[$0] > similarities[$1] }
-                .prefix(MeaningRanking.meanings)
             let messages = try db.cachedStatement(sql: """
                 SELECT message_rowid FROM message_meanings WHERE vector_id = ? ORDER BY message_rowid DESC
                 """)
-            return try kept.map { index in
-                (similarities[index], try Int64.fetchAll(messages, arguments: [ids[index]]))
-            }
+            return try kept.map { ($0.similarity, try Int64.fetchAll(messages, arguments: [$0.id])) }
         }
+    }
+
+    /// The `count` stored meanings (`meaning_vectors` ids) closest to `text` read as a query, best
+    /// first, and the median similarity of all of them (what "close" is against, for this query).
+    func nearestMeanings(to text: String, embedder: TextEmbedder,
+                         count: Int) throws -> (nearest: [(id: Int64, similarity: Float)], median: Float) {
+        guard count > 0, let query = try embedder.embed([text], as: .query).first else { return ([], 0) }
+        let cached = try pool.read { db in try meaningVectors(dimension: embedder.dimension, db) }
+        let similarities = cached.matrix.similarities(to: query)
+        // The best `count` in one pass (a short sorted list), not a sort of every similarity.
+        var best: [Int] = []
+        best.reserveCapacity(count + 1)
+        for index in similarities.indices {
+            if best.count == count, similarities[index] <= similarities[best[count - 1]] { continue }
+            let at = best.firstIndex { similarities[$0] < similarities[index] } ?? best.count
+            best.insert(index, at: at)
+            if best.count > count { best.removeLast() }
+        }
+        let median = similarities.isEmpty ? 0 : similarities.sorted()[similarities.count / 2]
+        return (best.map { (cached.ids[$0], similarities[$0]) }, median)
     }
 
     /// The messages holding a word that must not be there (`-word`): left out of the meaning ranking too.
