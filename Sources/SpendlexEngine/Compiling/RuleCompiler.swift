@@ -238,7 +238,10 @@ public enum RuleCompiler {
         let latinForms = trieAlternation(latin)
         // (Written once: MONEY_ANY holds this fragment three times, and a pattern holding it thrice
         // more is too large for PCRE2.)
-        let pattern = "(?:(?<![\\p{L}])(?!(?<=\\p{N})[^\\s\\d]{1,8}\\d)" + latinForms + "(?![\\p{L}])|"
+        // Glued to a word of a script that writes spaces between words ("ALLOWED", "ÉTATS") a Latin
+        // form is part of it; glued to Arabic it is not: Saudi banks write "بـSR 1000" (bi-, "of",
+        // and a tatweel before the riyal's code).
+        let pattern = "(?:(?<![\\p{Latin}\\p{Cyrillic}\\p{Greek}])(?!(?<=\\p{N})[^\\s\\d]{1,8}\\d)" + latinForms + "(?![\\p{L}])|"
             + trieAlternation(other) + ")"
         let source = SourceText(path: "<built-in \(worldCurrencyName)>", text: pattern)
         let start = SourceLocation(file: source.path, line: 1, column: 1)

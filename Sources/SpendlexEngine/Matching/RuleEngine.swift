@@ -120,7 +120,17 @@ public struct RuleEngine: Sendable {
             }
             var doubts = Confidence()
             if countryInferred { doubts.insert(.countryInferred) }
-            return parse(message, bank: fallback, source: source, as: namedBank ?? fallback, filterSubjects: false,
+            let outcome = parse(message, bank: fallback, source: source, as: namedBank ?? fallback, filterSubjects: false,
+                                doubts: doubts, recognizingFormats: true)
+            // An e-mail alert whose subject holds the money and whose body only names the rest
+            // ("Consumo tarjeta de débito por USD 9.42" over "Establecimiento: COMISARIATO EXPRESS"):
+            // read again with the subject as the body's first line, as a notification's title is.
+            guard outcome == nil, let subject = message.subject, subject.utf8.contains(where: { $0 &- 0x30 < 10 }) else {
+                return outcome
+            }
+            var titled = message
+            titled.text = subject + "\n" + message.text
+            return parse(titled, bank: fallback, source: source, as: namedBank ?? fallback, filterSubjects: false,
                          doubts: doubts, recognizingFormats: true)
         }
 

@@ -1,0 +1,30 @@
+import Foundation
+import Testing
+@testable import SpendlexEngine
+import SpendlexRules
+
+/// An e-mail alert from a sender no bank names whose money is only in its subject ("Consumo
+/// tarjeta de débito por USD 9.42" over a body that names the merchant and the day): the fallback
+/// reads it again with the subject as the body's first line.
+@Suite("The fallback and an e-mail's subject")
+struct FallbackSubjectTests {
+    func parse(_ text: String, subject: String) -> ParseOutcome {
+        CardKindTests.bundled.makeWorker().parse(Message(id: "m", text: text, sender: "notificaciones@bank.example",
+                                                         subject: subject, channel: .email))
+    }
+
+    @Test("the subject's money, with the body's merchant")
+    func subjectMoney() throws {
+        let t = try #require(parse("Establecimiento: SAMPLE TIENDA\nFecha: 02/11/2026",
+                                   subject: "Consumo tarjeta de débito por USD 14.20").transaction)
+        #expect(t.amountText == "14.20" && t.currency == "USD" && t.direction == .debit)
+        #expect(t.merchant == "SAMPLE TIENDA")
+    }
+
+    @Test("the body's own money first; a subject without figures adds nothing")
+    func bodyFirst() throws {
+        let t = try #require(parse("Compra por USD 14.20 en SAMPLE TIENDA", subject: "Compra por USD 99.00").transaction)
+        #expect(t.amountText == "14.20")
+        #expect(parse("Establecimiento: SAMPLE TIENDA", subject: "Consumo con tu tarjeta").transaction == nil)
+    }
+}
