@@ -27,4 +27,16 @@ struct FallbackSubjectTests {
         #expect(t.amountText == "14.20")
         #expect(parse("Establecimiento: SAMPLE TIENDA", subject: "Consumo con tu tarjeta").transaction == nil)
     }
+
+    @Test("a subject saying the money did not move ignores the e-mail, whatever its body repeats")
+    func subjectSaysNotMoved() {
+        let expired = parse("SAMPLE NAME sent you $12.00", subject: "INTERAC e-Transfer: your transfer expired")
+        guard case .ignored(let rule, _) = expired else {
+            Issue.record("not ignored: \(expired)")
+            return
+        }
+        #expect(rule == "generic.ignore.voided")
+        #expect(parse("SAMPLE NAME sent you $12.00", subject: "INTERAC e-Transfer: SAMPLE NAME sent you money.").transaction != nil)
+    }
 }
+

@@ -36,7 +36,7 @@ public enum RuleCompiler {
         for bank in ruleSet.banks {
             let profile = bank.isFallback && bank.country == nil ? world : ruleSet.profile(of: bank.country)
             banks.append(compile(bank, profile: profile, layer: fieldLayer, layerSource: ruleSet.fieldLayer,
-                                 expander: &expander, diagnostics: &diagnostics))
+                                 elsewhere: world.symbols, expander: &expander, diagnostics: &diagnostics))
         }
         let (countries, cues) = compileCountries(ruleSet, layer: fieldLayer, expander: &expander,
                                                  diagnostics: &diagnostics)
@@ -110,6 +110,7 @@ public enum RuleCompiler {
         let withoutProfile = Set(ruleSet.banks.compactMap { $0.country?.uppercased() })
             .subtracting(ruleSet.countries.map(\.country.value)).sorted()
         let profiles = ruleSet.countries + withoutProfile.map(CountryProfile.unwritten)
+        let world = worldProfile(ruleSet.countries)
         // A currency several profiles use (EUR; USD, which Cambodia's profile also writes) says
         // nothing about which of them a text is from.
         var currencyUsers: [String: Int] = [:]
@@ -127,7 +128,7 @@ public enum RuleCompiler {
                 var asCountry = fallback
                 asCountry.country = profile.country.value
                 return compile(asCountry, profile: profile, layer: layer, layerSource: ruleSet.fieldLayer,
-                               expander: &expander, diagnostics: &repeated)
+                               elsewhere: world.symbols, expander: &expander, diagnostics: &repeated)
             }
             let (country, cue) = compileCountry(profile, fallbacks: copies, sharedCurrencies: sharedCurrencies,
                                                 expander: &expander, diagnostics: &diagnostics)
@@ -330,7 +331,8 @@ public enum RuleCompiler {
 
     /// A bank's settings are its own, else its country profile's, else CLDR's for the country.
     private static func compile(_ bank: BankRules, profile: CountryProfile?, layer: CompiledFieldLayer?,
-                                layerSource: FieldLayer?, expander: inout GrammarExpander,
+                                layerSource: FieldLayer?, elsewhere: [(written: String, code: String)] = [],
+                                expander: inout GrammarExpander,
                                 diagnostics: inout [Diagnostic]) -> CompiledBank {
         // The country's one-letter currency forms, for this bank's patterns only.
         let local = oneLetterForms(profile)
@@ -354,7 +356,8 @@ public enum RuleCompiler {
             timeZone: (bank.timeZone ?? profile?.timeZone).flatMap { TimeZone(identifier: $0.value) }
                 ?? TimeZone(identifier: "UTC")!,
             currencies: CurrencyScope(country: country, local: Dictionary(
-                (profile?.symbols ?? []).map { ($0.written, $0.code) }, uniquingKeysWith: { first, _ in first }))
+                (profile?.symbols ?? []).map { ($0.written, $0.code) }, uniquingKeysWith: { first, _ in first }),
+                elsewhere: Dictionary(elsewhere.map { ($0.written, $0.code) }, uniquingKeysWith: { first, _ in first }))
         )
         func compilePlain(_ text: PatternText) -> Pattern? {
             compilePattern(text, expander: &expander, diagnostics: &diagnostics)?.pattern

@@ -118,6 +118,11 @@ public struct RuleEngine: Sendable {
                !fallback.subjects.contains(where: { (try? $0.matches(subject, scratch: scratch)) == true }) {
                 return nil
             }
+            // An e-mail whose subject says the money did not move ("INTERAC e-Transfer: your transfer
+            // expired", "Payment declined") is ignored whatever its body repeats ("sent you $12.00").
+            if let subject = message.subject, let id = ignoringRule(of: fallback, in: subject) {
+                return .ignored(rule: id, bank: fallback.id)
+            }
             var doubts = Confidence()
             if countryInferred { doubts.insert(.countryInferred) }
             let outcome = parse(message, bank: fallback, source: source, as: namedBank ?? fallback, filterSubjects: false,

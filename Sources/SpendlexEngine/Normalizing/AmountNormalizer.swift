@@ -291,11 +291,18 @@ public struct AmountNormalizer: Sendable {
            last == groups.count - 2, groups[last + 1].count == 3 {
             return nil
         }
+        // The other mark, once, before one or two digits: no grouping leaves fewer than three digits
+        // after it, so it marks decimals whatever the country's own ("€12,34" read as from the US).
+        func loneOtherMark(_ other: Int?) -> Int? {
+            guard let other, separators.filter({ $0 == groups[other].separator }).count == 1,
+                  other == groups.count - 2, (1...2).contains(groups[other + 1].count) else { return nil }
+            return other
+        }
         switch decimalMark {
         case .point where separators.filter({ $0 == .point }).count < 2:
-            return lastPoint
+            return lastPoint ?? loneOtherMark(lastComma)
         case .comma where separators.filter({ $0 == .comma }).count < 2:
-            return lastComma
+            return lastComma ?? loneOtherMark(lastPoint)
         case .auto, .point, .comma:
             // A policy's mark written twice ("3.000.000" where "." marks decimals) cannot be one:
             // the text groups with it, and is read as `auto` reads it.

@@ -74,21 +74,29 @@ public struct CurrencyScope: Sendable {
     public let country: String?
     /// Lower-cased local forms to ISO 4217 codes.
     public let local: [String: String]
+    /// Lower-cased forms other countries' profiles write, each naming one currency wherever it is
+    /// written ("MT", the metical): read when neither the country nor CLDR knows the form, so that a
+    /// message read as one country's ("MPESA" is Kenya's sender id, and Mozambique's) keeps the
+    /// money another's profile names. `WORLD_CURRENCY` matches these forms in every pattern.
+    public let elsewhere: [String: String]
 
-    /// A scope for a country (any case) and its local forms (any case).
-    public init(country: String?, local: [String: String] = [:]) {
+    /// A scope for a country (any case), its local forms (any case) and other countries' forms.
+    public init(country: String?, local: [String: String] = [:], elsewhere: [String: String] = [:]) {
         self.country = country.map { NormalizingText.trimmed($0).uppercased() }
         self.local = Dictionary(local.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
+        self.elsewhere = Dictionary(elsewhere.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
     }
 
-    /// The currency written as `raw`: a local form of the country (certain), else CLDR's reading.
+    /// The currency written as `raw`: a local form of the country (certain), else CLDR's reading,
+    /// else another country's form (not certain).
     public func reading(of raw: String) -> CurrencyTable.Reading? {
-        if !local.isEmpty {
+        func lookUp(_ table: [String: String]) -> String? {
+            guard !table.isEmpty else { return nil }
             let key = NormalizingText.trimmed(raw).lowercased()
-            if let code = local[key] ?? (key.hasSuffix(".") ? local[String(key.dropLast())] : nil) {
-                return CurrencyTable.Reading(code: code, certain: true)
-            }
+            return table[key] ?? (key.hasSuffix(".") ? table[String(key.dropLast())] : nil)
         }
-        return CurrencyNormalizer.reading(of: raw, country: country)
+        if let code = lookUp(local) { return CurrencyTable.Reading(code: code, certain: true) }
+        if let reading = CurrencyNormalizer.reading(of: raw, country: country) { return reading }
+        return lookUp(elsewhere).map { CurrencyTable.Reading(code: $0, certain: false) }
     }
 }

@@ -182,6 +182,12 @@ struct AmountNormalizerTests {
         ("5.000", .point, "VN", "5000", nil),
         ("1.500", .auto, "JP", "1500", nil),
         ("12.50 USD", .point, "VN", "12.50", "USD"),
+        // The other mark once, before one or two digits, can only mark decimals: no grouping leaves
+        // fewer than three digits after it ("€12,34" in a German text read as from the US).
+        ("€12,34", .point, "US", "12.34", "EUR"),
+        ("12,5", .point, nil, "12.5", nil),
+        ("12.50", .comma, nil, "12.50", nil),
+        ("1.234", .comma, nil, "1234", nil),
     ]
 
     @Test("decimal mark and country", arguments: configured)
@@ -231,9 +237,7 @@ struct AmountNormalizerTests {
         ("12 ABC", .auto, "currency.unknown"),
         ("12345678901234567890123456789012345", .auto, "amount.invalid"),
         ("1.234,56", .point, "amount.invalid"),
-        ("12,50", .point, "amount.invalid"),
         ("1,234.56", .comma, "amount.invalid"),
-        ("12.50", .comma, "amount.invalid"),
         (",5", .point, "amount.invalid"),
         (".5", .comma, "amount.invalid"),
         (".5.000", .auto, "amount.invalid"),

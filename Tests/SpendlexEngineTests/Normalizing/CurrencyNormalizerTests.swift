@@ -98,4 +98,13 @@ struct CurrencyTableTests {
         #expect(CurrencyNormalizer.reading(of: "₹", country: nil) == .init(code: "INR", certain: true))
         #expect(CurrencyNormalizer.reading(of: "Rs", country: "PK") == .init(code: "PKR", certain: true))
     }
+
+    @Test("another country's form is read when neither the country nor CLDR knows it, and is not certain")
+    func formsOfOtherCountries() {
+        let kenya = CurrencyScope(country: "KE", local: ["Ksh": "KES"], elsewhere: ["MT": "MZN", "Ksh": "XXX"])
+        #expect(kenya.reading(of: "MT") == CurrencyTable.Reading(code: "MZN", certain: false))
+        #expect(kenya.reading(of: "Ksh")?.code == "KES")
+        #expect(kenya.reading(of: "USD")?.code == "USD")
+        #expect(CurrencyScope(country: "KE").reading(of: "MT") == nil)
+    }
 }
