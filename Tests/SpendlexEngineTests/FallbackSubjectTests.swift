@@ -38,5 +38,14 @@ struct FallbackSubjectTests {
         #expect(rule == "generic.ignore.voided")
         #expect(parse("SAMPLE NAME sent you $12.00", subject: "INTERAC e-Transfer: SAMPLE NAME sent you money.").transaction != nil)
     }
+
+    @Test("subjects in more languages name an alert: a Czech bank's 'příjem na konte' is read, in crowns")
+    func czechSubject() throws {
+        let outcome = CardKindTests.bundled.makeWorker().parse(Message(
+            id: "m", text: "Příjem na kontě: 2300001111\nČástka: 1 250,00\nVS: 123456", sender: "automat@bank.example.cz",
+            subject: "Banka - prijem na konte", channel: .email))
+        let t = try #require(outcome.transaction, "\(outcome)")
+        #expect(t.amountText == "1250.00" && t.currency == "CZK" && t.direction == .credit)
+    }
 }
 
