@@ -47,5 +47,17 @@ struct FallbackSubjectTests {
         let t = try #require(outcome.transaction, "\(outcome)")
         #expect(t.amountText == "1250.00" && t.currency == "CZK" && t.direction == .credit)
     }
+
+    @Test("explain says the subject was read, and names a rule the subject met")
+    func explained() {
+        let worker = CardKindTests.bundled.makeWorker()
+        let read = worker.explain(Message(id: "m", text: "Establecimiento: SAMPLE TIENDA", sender: "avisos@bank.example",
+                                          subject: "Consumo tarjeta de débito por USD 14.20", channel: .email)).render()
+        #expect(read.contains("read again with the subject as its first line"), "\(read)")
+        #expect(read.contains("result: transaction by generic.debit"), "\(read)")
+        let expired = worker.explain(Message(id: "m", text: "SAMPLE NAME sent you $12.00", sender: "avisos@bank.example",
+                                             subject: "Your transfer expired", channel: .email)).render()
+        #expect(expired.contains("ignored by generic.ignore.voided (in the subject)"), "\(expired)")
+    }
 }
 

@@ -39,7 +39,10 @@ public struct Explanation: Sendable {
     public let banks: [BankTrace]
     /// Fallback files tried after the banks (all of them, as for the banks), as the country the
     /// message is read as.
-    public let fallbacks: [BankTrace]
+    public var fallbacks: [BankTrace]
+    /// Whether the fallback files read the message again with its subject as the body's first line
+    /// (an e-mail whose body they read nothing from; the traces in `fallbacks` are of that reading).
+    public var fallbacksReadSubject = false
     /// The country the fallback files read the message as: the named bank's, or the one inferred
     /// from the sender or the text (`countryInferred`); nil when none is known.
     public var readAs: String? = nil
@@ -69,8 +72,11 @@ public struct Explanation: Sendable {
                 : " (read as \(code), the named bank's country)"
         } ?? ""
         for trace in banks + fallbacks {
-            out += fallbacks.contains(where: { $0.bank == trace.bank }) ? "fallback \(trace.bank)\(country):\n"
-                : "bank \(trace.bank):\n"
+            let isFallback = fallbacks.contains(where: { $0.bank == trace.bank })
+            out += isFallback ? "fallback \(trace.bank)\(country):\n" : "bank \(trace.bank):\n"
+            if isFallback, fallbacksReadSubject {
+                out += "  the body alone gave nothing: read again with the subject as its first line\n"
+            }
             if trace.subjectFiltered { out += "  subject is not a transaction subject: ignored\n" }
             if trace.personalSender { out += "  the sender is a person (personal_senders) and the text names no bank: not read\n" }
             if let rule = trace.ignoredBy { out += "  ignored by \(rule)\n" }
@@ -167,10 +173,25 @@ extension RuleEngine.Worker {
             inferred = true
         }
         let fallbackBanks = country?.fallbacks ?? rules.fallbacks.map { rules.banks[$0] }
-        let fallbacks = fallbackBanks.map { bank in
-            var trace = trace(message, bank: bank, routedBySender: false)
-            trace.personalSender = named == nil && bank.isPersonalSender(message.sender, scratch: scratch)
-            return trace
+        func fallbackTraces(_ message: Message) -> [Explanation.BankTrace] {
+            fallbackBanks.map { bank in
+                var trace = trace(message, bank: bank, routedBySender: false)
+                trace.personalSender = named == nil && bank.isPersonalSender(message.sender, scratch: scratch)
+                return trace
+            }
+        }
+        var fallbacks = fallbackTraces(message)
+        // As `parse` does: an e-mail whose body no fallback parser reads is read again with its subject first.
+        var readSubject = false
+        if let subject = message.subject, subject.utf8.contains(where: { $0 &- 0x30 < 10 }),
+           fallbacks.allSatisfy({ trace in
+               trace.ignoredBy == nil && !trace.subjectFiltered && !trace.personalSender
+                   && !trace.parsers.contains { if case .matched = $0.result { true } else { false } }
+           }) {
+            var titled = message
+            titled.text = subject + "\n" + message.text
+            fallbacks = fallbackTraces(titled)
+            readSubject = true
         }
         // Format recognition is tried when a fallback read the message and one of its gates matched.
         var formats: [(bank: String, parser: String, result: Explanation.ParserResult)]?
@@ -187,6 +208,7 @@ extension RuleEngine.Worker {
         let outcome = parse(message)
         var explanation = Explanation(sender: message.sender, routedBySender: route.bySender, banks: traces,
                                       fallbacks: fallbacks, outcome: outcome, policy: policy)
+        explanation.fallbacksReadSubject = readSubject
         explanation.readAs = country?.code
         explanation.countryInferred = inferred
         explanation.formats = formats
@@ -198,7 +220,9 @@ extension RuleEngine.Worker {
         let filtered = (routedBySender || bank.isFallback) && message.subject.map { subject in
             !bank.subjects.isEmpty && !bank.subjects.contains { (try? $0.matches(subject, scratch: scratch)) == true }
         } == true
-        let ignoredBy = ignoringRule(of: bank, in: message.text)
+        // A fallback's ignore rules read an e-mail's subject too (`parse`).
+        let subjectIgnoredBy = bank.isFallback ? message.subject.flatMap { ignoringRule(of: bank, in: $0) } : nil
+        let ignoredBy = subjectIgnoredBy.map { "\($0) (in the subject)" } ?? ignoringRule(of: bank, in: message.text)
         let parsers = bank.parsers.map { parser in (parser.id, result(of: parser, on: message)) }
         return .init(bank: bank.id, subjectFiltered: filtered, ignoredBy: ignoredBy, parsers: parsers)
     }
