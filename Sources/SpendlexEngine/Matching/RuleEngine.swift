@@ -260,12 +260,16 @@ public struct RuleEngine: Sendable {
                 ?? .unmatched(banks: [bankID], routedBySender: true, withoutAmount: withoutAmount)
         }
 
-        /// The ids of every parser of `bankID` whose pattern matches the message, in order,
-        /// ignoring ignore rules: how overlapping parsers are found.
+        /// The ids of every parser of `bankID` whose pattern matches the message and finds an amount,
+        /// in order, ignoring ignore rules: how overlapping parsers are found.
         public func matchingParsers(_ message: Message, bank bankID: String) -> [String] {
             guard let bank = rules.bank(id: bankID) else { return [] }
+            // As `runParsers` reads them: a parser that finds no amount (and has none of its own) has
+            // not read the message, and the next one is tried.
             return bank.parsers.filter { parser in
-                if case .success(.some) = extract(parser, from: message.text) { return true }
+                if case .success(let raw?) = extract(parser, from: message.text) {
+                    return raw[.amount] != nil || parser.constants[.amount] != nil
+                }
                 return false
             }.map(\.id)
         }
