@@ -115,7 +115,8 @@ public struct RuleEngine: Sendable {
         private func parseWithFallback(_ message: Message, fallback: CompiledBank, namedBank: CompiledBank?,
                                        source: BankSource, countryInferred: Bool = false) -> ParseOutcome? {
             if let subject = message.subject, !fallback.subjects.isEmpty,
-               !fallback.subjects.contains(where: { (try? $0.matches(subject, scratch: scratch)) == true }) {
+               !fallback.subjects.contains(where: { (try? $0.matches(subject, scratch: scratch)) == true }),
+               !namesProfileBank(subject), !(message.sender.map(namesProfileBank) ?? false) {
                 return nil
             }
             // An e-mail whose subject says the money did not move ("INTERAC e-Transfer: your transfer
@@ -281,12 +282,28 @@ public struct RuleEngine: Sendable {
         }
 
         /// Whether a fallback file reads email with this subject from senders no bank names: only
-        /// fallback files with `subjects` do, so that ordinary mail is never decoded for them.
-        public func fallbackReadsEmail(subject: String?) -> Bool {
+        /// fallback files with `subjects` do, so that ordinary mail is never decoded for them. Mail
+        /// whose subject or sender names a bank a country profile knows is read too, whatever the
+        /// subject says ("Notificaciones Banreservas", or from notificaciones@banreservas.com): a
+        /// bank's own mail, from a bank with no rule file.
+        public func fallbackReadsEmail(subject: String?, sender: String? = nil) -> Bool {
             guard let subject else { return false }
             return rules.fallbacks.contains { index in
                 rules.banks[index].subjects.contains { (try? $0.matches(subject, scratch: scratch)) == true }
+            } || (!rules.fallbacks.isEmpty && (namesProfileBank(subject) || (sender.map(namesProfileBank) ?? false)))
+        }
+
+        /// Whether `text` (an e-mail's subject or sender) holds a country profile's cue: one of its
+        /// banks' names (or its currency's own form before a figure).
+        func namesProfileBank(_ text: String) -> Bool {
+            guard !rules.countryCues.isEmpty else { return false }
+            rules.countryCueScreen.screen(text, into: &literalStarts)
+            for (index, cue) in rules.countryCues.enumerated() where literalStarts[index] >= 0 {
+                if let cue, (try? cue.firstRange(in: text, from: 0, upTo: text.utf8.count, scratch: scratch)) != nil {
+                    return true
+                }
             }
+            return false
         }
 
         /// Indices (into `rules.banks`) of the banks whose `senders` name this sender, in bank order.

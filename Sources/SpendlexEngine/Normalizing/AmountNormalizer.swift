@@ -368,6 +368,16 @@ private struct Affixes {
                 guard signCount == 1 else { throw AmountNormalizer.invalid(raw, "it has two signs") }
                 i += length
                 continue
+            case "(" where isPrefix && currency == nil:
+                // A currency in brackets before the figure ("($USD) 51.28", "(EUR) 12.00"): the
+                // currency, and no sign (brackets around the figure make it negative).
+                if let (reading, next) = Self.bracketedCurrency(text, from: i + length, scope: scope) {
+                    currency = reading.code
+                    currencyCertain = reading.certain
+                    i = next
+                    continue
+                }
+                fallthrough
             case "(":
                 guard isPrefix, !openParen else { throw AmountNormalizer.invalid(raw, "its parentheses do not match") }
                 openParen = true
@@ -393,6 +403,22 @@ private struct Affixes {
                          raw: raw, scope: scope)
             i = j
         }
+    }
+
+    /// The currency written between brackets from `start` (just after the opening one), and where
+    /// its closing bracket ends; nil when the brackets hold no currency alone ("$USD", as Chase writes
+    /// it, is the dollar).
+    private static func bracketedCurrency(_ text: UnsafeBufferPointer<UInt8>, from start: Int,
+                                          scope: CurrencyScope) -> (CurrencyTable.Reading, Int)? {
+        guard start <= text.count, let close = text[start...].firstIndex(of: UInt8(ascii: ")")) else { return nil }
+        let inner = String(decoding: UnsafeBufferPointer(rebasing: text[start..<close]), as: UTF8.self)
+        let written = NormalizingText.trimmed(inner)
+        guard !written.isEmpty, !written.unicodeScalars.contains(where: { NormalizingText.isDigit($0) }) else { return nil }
+        let candidates = written.hasPrefix("$") && written.count > 1 ? [written, String(written.dropFirst())] : [written]
+        for candidate in candidates {
+            if let reading = scope.reading(of: candidate) { return (reading, close + 1) }
+        }
+        return nil
     }
 
     private mutating func setSign(_ newSign: AmountSign, _ raw: String) throws(FieldError) {

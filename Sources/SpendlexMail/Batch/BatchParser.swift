@@ -338,8 +338,9 @@ public struct BatchParser: Sendable {
         let from = headers.fromAddress
         let senderBanks = from.map(router.banks(forSender:)) ?? []
         // Mail from no bank's sender is settled unread, unless its subject reads like an alert
-        // that a fallback file takes (`fallback: true` with `subjects`).
-        let fallback = senderBanks.isEmpty && router.fallbackReadsEmail(subject: headers.subject)
+        // that a fallback file takes (`fallback: true` with `subjects`), or it or its sender names a
+        // bank a country profile knows.
+        let fallback = senderBanks.isEmpty && router.fallbackReadsEmail(subject: headers.subject, sender: from)
         let parses = !senderBanks.isEmpty || fallback || options.decodeAllSenders || options.reportUnmatched
         // Masked as every id the ledger keeps is (`Message` masks its id: a Message-ID of 13 or
         // more digits reads as a card number): compared raw, such a message was never known.

@@ -108,6 +108,10 @@ struct AmountNormalizerTests {
         ("-$12.50", "12.50", .negative, "USD"),
         ("$-12.50", "12.50", .negative, "USD"),
         ("(₹1,000.00)", "1000.00", .negative, "INR"),
+        // A currency in brackets before the figure is the currency, not a negative amount.
+        ("($USD) 51.28", "51.28", nil, "USD"),
+        ("(EUR) 12,00", "12.00", nil, "EUR"),
+        ("(USD 51.28)", "51.28", .negative, "USD"),
         ("₹(1,000.00)", "1000.00", .negative, "INR"),
         ("Rs 1,000.00 Cr", "1000.00", .credit, "INR"),
         ("Dr Rs 500", "500", .debit, "INR"),
