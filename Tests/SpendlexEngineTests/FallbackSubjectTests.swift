@@ -21,6 +21,22 @@ struct FallbackSubjectTests {
         #expect(t.merchant == "SAMPLE TIENDA")
     }
 
+    @Test("a subject or a sender naming a bank a country profile knows makes the e-mail read, whatever the subject says")
+    func subjectOrSenderNamesABank() throws {
+        let text = "Su tarjeta ••4410 presenta un consumo.\nMonto: DOP 254.90\nComercio: SAMPLE COLMADO"
+        let worker = CardKindTests.bundled.makeWorker()
+        let bySubject = worker.parse(Message(id: "m", text: text, sender: "avisos@bank.example",
+                                             subject: "Notificaciones Banreservas", channel: .email))
+        #expect(try #require(bySubject.transaction, "\(bySubject)").amountText == "254.90")
+        let bySender = worker.parse(Message(id: "m", text: text, sender: "notificaciones@banreservas.com",
+                                            subject: "Notificaciones", channel: .email))
+        #expect(try #require(bySender.transaction, "\(bySender)").currency == "DOP")
+        #expect(worker.parse(Message(id: "m", text: text, sender: "news@shop.example", subject: "Notificaciones",
+                                     channel: .email)).transaction == nil)
+        #expect(worker.fallbackReadsEmail(subject: "Notificaciones", sender: "notificaciones@banreservas.com"))
+        #expect(!worker.fallbackReadsEmail(subject: "Notificaciones", sender: "news@shop.example"))
+    }
+
     @Test("the body's own money first; a subject without figures adds nothing")
     func bodyFirst() throws {
         let t = try #require(parse("Compra por USD 14.20 en SAMPLE TIENDA", subject: "Compra por USD 99.00").transaction)
