@@ -33,6 +33,10 @@ struct FallbackSubjectTests {
         #expect(try #require(bySender.transaction, "\(bySender)").currency == "DOP")
         #expect(worker.parse(Message(id: "m", text: text, sender: "news@shop.example", subject: "Notificaciones",
                                      channel: .email)).transaction == nil)
+        let explained = worker.explain(Message(id: "m", text: text, sender: "notificaciones@banreservas.com",
+                                               subject: "Notificaciones", channel: .email)).render()
+        #expect(!explained.contains("subject is not a transaction subject") && explained.contains("result: transaction"),
+                "\(explained)")
         #expect(worker.fallbackReadsEmail(subject: "Notificaciones", sender: "notificaciones@banreservas.com"))
         #expect(!worker.fallbackReadsEmail(subject: "Notificaciones", sender: "news@shop.example"))
     }

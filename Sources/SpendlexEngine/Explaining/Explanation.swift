@@ -217,8 +217,12 @@ extension RuleEngine.Worker {
     }
 
     private func trace(_ message: Message, bank: CompiledBank, routedBySender: Bool) -> Explanation.BankTrace {
-        let filtered = (routedBySender || bank.isFallback) && message.subject.map { subject in
-            !bank.subjects.isEmpty && !bank.subjects.contains { (try? $0.matches(subject, scratch: scratch)) == true }
+        // As `parse` filters: a bank's e-mail by its subjects; a fallback's also takes mail whose subject
+        // or sender names a country profile's bank (`takesEmail`).
+        let filtered = message.subject.map { subject in
+            guard !bank.subjects.isEmpty else { return false }
+            if bank.isFallback { return !takesEmail(bank, subject: subject, sender: message.sender) }
+            return routedBySender && !bank.subjects.contains { (try? $0.matches(subject, scratch: scratch)) == true }
         } == true
         // A fallback's ignore rules read an e-mail's subject too (`parse`).
         let subjectIgnoredBy = bank.isFallback ? message.subject.flatMap { ignoringRule(of: bank, in: $0) } : nil

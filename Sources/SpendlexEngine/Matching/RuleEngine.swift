@@ -115,8 +115,7 @@ public struct RuleEngine: Sendable {
         private func parseWithFallback(_ message: Message, fallback: CompiledBank, namedBank: CompiledBank?,
                                        source: BankSource, countryInferred: Bool = false) -> ParseOutcome? {
             if let subject = message.subject, !fallback.subjects.isEmpty,
-               !fallback.subjects.contains(where: { (try? $0.matches(subject, scratch: scratch)) == true }),
-               !namesProfileBank(subject), !(message.sender.map(namesProfileBank) ?? false) {
+               !takesEmail(fallback, subject: subject, sender: message.sender) {
                 return nil
             }
             // An e-mail whose subject says the money did not move ("INTERAC e-Transfer: your transfer
@@ -201,15 +200,23 @@ public struct RuleEngine: Sendable {
                 }
                 if let index { return rules.countries[index] }
             }
-            // The country whose cue comes first in the text (at the same place, the first country).
-            rules.countryCueScreen.screen(message.text, into: &literalStarts)
-            var first: (offset: Int, country: Int)?
+            return countryCued(in: message.text, first: true).map { rules.countries[$0] }
+        }
+
+        /// The index (in `rules.countries`) of a country whose cue (a bank's name, the currency's own
+        /// form before a figure) `text` holds: with `first`, the one whose cue comes first (at the same
+        /// place, the first country); else any. nil when the text holds none.
+        func countryCued(in text: String, first: Bool) -> Int? {
+            guard !rules.countryCues.isEmpty else { return nil }
+            rules.countryCueScreen.screen(text, into: &literalStarts)
+            var found: (offset: Int, country: Int)?
             for (index, cue) in rules.countryCues.enumerated() where literalStarts[index] >= 0 {
-                guard let cue, let found = try? cue.firstRange(in: message.text, from: 0, upTo: message.text.utf8.count, scratch: scratch),
-                      found.lowerBound < first?.offset ?? Int.max else { continue }
-                first = (found.lowerBound, index)
+                guard let cue, let range = try? cue.firstRange(in: text, from: 0, upTo: text.utf8.count, scratch: scratch),
+                      range.lowerBound < found?.offset ?? Int.max else { continue }
+                if !first { return index }
+                found = (range.lowerBound, index)
             }
-            return first.map { rules.countries[$0.country] }
+            return found?.country
         }
 
         /// Countries by sender (`countryIndex(ofSender:)`), nil for a sender that names none.
@@ -289,21 +296,16 @@ public struct RuleEngine: Sendable {
         public func fallbackReadsEmail(subject: String?, sender: String? = nil) -> Bool {
             guard let subject else { return false }
             return rules.fallbacks.contains { index in
-                rules.banks[index].subjects.contains { (try? $0.matches(subject, scratch: scratch)) == true }
-            } || (!rules.fallbacks.isEmpty && (namesProfileBank(subject) || (sender.map(namesProfileBank) ?? false)))
+                !rules.banks[index].subjects.isEmpty && takesEmail(rules.banks[index], subject: subject, sender: sender)
+            }
         }
 
-        /// Whether `text` (an e-mail's subject or sender) holds a country profile's cue: one of its
-        /// banks' names (or its currency's own form before a figure).
-        func namesProfileBank(_ text: String) -> Bool {
-            guard !rules.countryCues.isEmpty else { return false }
-            rules.countryCueScreen.screen(text, into: &literalStarts)
-            for (index, cue) in rules.countryCues.enumerated() where literalStarts[index] >= 0 {
-                if let cue, (try? cue.firstRange(in: text, from: 0, upTo: text.utf8.count, scratch: scratch)) != nil {
-                    return true
-                }
-            }
-            return false
+        /// Whether a fallback file with `subjects` reads an e-mail: its subjects take the subject, or
+        /// the subject or the sender holds a country profile's cue (`countryCued`).
+        func takesEmail(_ fallback: CompiledBank, subject: String, sender: String?) -> Bool {
+            fallback.subjects.contains { (try? $0.matches(subject, scratch: scratch)) == true }
+                || countryCued(in: subject, first: false) != nil
+                || sender.map { countryCued(in: $0, first: false) != nil } == true
         }
 
         /// Indices (into `rules.banks`) of the banks whose `senders` name this sender, in bank order.
