@@ -78,7 +78,8 @@ struct GrammarExpander {
 
     /// What the fragments require, for the literal screens of patterns as written. The
     /// fragments `replace` swaps (a country's local currency forms) stand for anything there.
-    let literals: FragmentLiterals
+    private(set) var literals: FragmentLiterals
+    private let varying: Set<String>
 
     init(fragments: [GrammarFragment], varying: Set<String> = []) {
         var byName: [String: GrammarFragment] = [:]
@@ -86,7 +87,23 @@ struct GrammarExpander {
             byName[fragment.name.value] = fragment
         }
         self.fragments = byName
+        self.varying = varying
         literals = FragmentLiterals(fragments: byName.mapValues(\.pattern.value), opaque: varying)
+    }
+
+    /// A copy for compiling on another thread: the same fragments, expansions, compiled patterns and
+    /// diagnostics so far, and literal facts of its own (`FragmentLiterals` is a cache that reading
+    /// a pattern fills, not safe to share between threads).
+    func forAnotherThread() -> GrammarExpander {
+        var copy = self
+        copy.literals = FragmentLiterals(fragments: fragments.mapValues(\.pattern.value), opaque: varying)
+        return copy
+    }
+
+    /// Takes in the diagnostics another thread's copy (`forAnotherThread`) found after it was made,
+    /// `since` being how many this one held then.
+    mutating func takeDiagnostics(of copy: GrammarExpander, since: Int) {
+        diagnostics += copy.diagnostics.dropFirst(since)
     }
 
     /// Puts `fragment` in place of the fragment of its name (a country's local currency forms while

@@ -32,12 +32,7 @@ public enum RuleCompiler {
         }
         let fieldLayer = ruleSet.fieldLayer.flatMap { compileLayer($0, expander: &expander, diagnostics: &diagnostics) }
         let world = worldProfile(ruleSet.countries)
-        var banks: [CompiledBank] = []
-        for bank in ruleSet.banks {
-            let profile = bank.isFallback && bank.country == nil ? world : ruleSet.profile(of: bank.country)
-            banks.append(compile(bank, profile: profile, layer: fieldLayer, layerSource: ruleSet.fieldLayer,
-                                 elsewhere: world.symbols, expander: &expander, diagnostics: &diagnostics))
-        }
+        let banks = compileBanks(ruleSet, world: world, layer: fieldLayer, expander: &expander, diagnostics: &diagnostics)
         let (countries, cues) = compileCountries(ruleSet, layer: fieldLayer, expander: &expander,
                                                  diagnostics: &diagnostics)
         diagnostics += expander.diagnostics
@@ -78,6 +73,62 @@ public enum RuleCompiler {
         return (CompiledRuleSet(banks: banks, router: router, rules: ruleSet, categorizer: categorizer, countries: countries,
                                 countryCues: cues, fieldLayer: fieldLayer, literals: expander.literals),
                 deduplicated(diagnostics))
+    }
+
+    /// The rule set's banks compiled, in order, on every core: a bank's compilation reads nothing
+    /// another writes (each thread has its own copy of the expander; the copies' diagnostics are
+    /// taken in in the banks' order, so they come out as one thread would have found them, repeats
+    /// removed by `deduplicated`). `spendlex check` of 1,000 bank files compiled them on one core
+    /// while the other waited: a third of its time.
+    private static func compileBanks(_ ruleSet: RuleSet, world: CountryProfile, layer: CompiledFieldLayer?,
+                                     expander: inout GrammarExpander, diagnostics: inout [Diagnostic]) -> [CompiledBank] {
+        let banks = ruleSet.banks
+        @Sendable func compileOne(_ bank: BankRules, _ expander: inout GrammarExpander, _ diagnostics: inout [Diagnostic]) -> CompiledBank {
+            let profile = bank.isFallback && bank.country == nil ? world : ruleSet.profile(of: bank.country)
+            return compile(bank, profile: profile, layer: layer, layerSource: ruleSet.fieldLayer,
+                           elsewhere: world.symbols, expander: &expander, diagnostics: &diagnostics)
+        }
+        // A thread pays for itself from a few dozen files on (a bank compiles in about 0.1 ms to 1 ms).
+        let lanes = min(ProcessInfo.processInfo.activeProcessorCount, banks.count / 32)
+        guard lanes > 1 else {
+            return banks.map { compileOne($0, &expander, &diagnostics) }
+        }
+        // Contiguous shares, so that the lanes' results joined in order are the banks' order.
+        let share = (banks.count + lanes - 1) / lanes
+        let results = LaneResults(count: lanes)
+        let start = UncheckedBox(expander)
+        let found = expander.diagnostics.count
+        DispatchQueue.concurrentPerform(iterations: lanes) { lane in
+            var own = start.value.forAnotherThread()
+            var laneDiagnostics: [Diagnostic] = []
+            let compiled = banks[min(lane * share, banks.count)..<min((lane + 1) * share, banks.count)]
+                .map { compileOne($0, &own, &laneDiagnostics) }
+            results.set(lane, (compiled, laneDiagnostics, own))
+        }
+        var compiled: [CompiledBank] = []
+        for lane in 0..<lanes {
+            let (laneBanks, laneDiagnostics, laneExpander) = results.get(lane)
+            compiled += laneBanks
+            diagnostics += laneDiagnostics
+            expander.takeDiagnostics(of: laneExpander, since: found)
+        }
+        return compiled
+    }
+
+    /// What each lane of `compileBanks` made, written by that lane only and read after all end.
+    private final class LaneResults: @unchecked Sendable {
+        private var slots: [([CompiledBank], [Diagnostic], GrammarExpander)?]
+        init(count: Int) { slots = Array(repeating: nil, count: count) }
+        func set(_ lane: Int, _ value: ([CompiledBank], [Diagnostic], GrammarExpander)) {
+            slots.withUnsafeMutableBufferPointer { $0[lane] = value }
+        }
+        func get(_ lane: Int) -> ([CompiledBank], [Diagnostic], GrammarExpander) { slots[lane]! }
+    }
+
+    /// A value that lanes only read, handed to them.
+    private struct UncheckedBox<Value>: @unchecked Sendable {
+        let value: Value
+        init(_ value: Value) { self.value = value }
     }
 
     /// The profile a fallback file is read with when no country is known: every profile's local
