@@ -36,7 +36,7 @@ public final class Ledger: Sendable {
     /// write waits up to `busyTimeout` seconds while another connection writes.
     public init(path: String, duplicates: DuplicatePolicy = DuplicatePolicy(),
                 busyTimeout: TimeInterval = Ledger.defaultBusyTimeout) throws {
-        try Self.createPrivately(path)
+        if try Self.createPrivately(path) { try Self.setPageSize(path) }
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         // Writers in other processes are waited for, not failed: GRDB opens every write with
@@ -64,14 +64,38 @@ public final class Ledger: Sendable {
 
     /// Creates an empty file at `path` with mode 0600 unless something is there already
     /// (SQLite would create it with 0644 less the umask).
-    static func createPrivately(_ path: String) throws {
-        guard path != ":memory:", !path.isEmpty else { return }
+    /// Returns whether it created it.
+    @discardableResult
+    static func createPrivately(_ path: String) throws -> Bool {
+        guard path != ":memory:", !path.isEmpty else { return false }
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         if descriptor >= 0 {
             close(descriptor)
+            return true
         } else if errno != EEXIST {
             throw LedgerFileError(path: path, reason: String(cString: strerror(errno)))
         }
+        return false
+    }
+
+    /// The page size of a new ledger, in bytes.
+    ///
+    /// SQLite's default is 4 KiB. Storing the reference corpus's 100,000 messages and 69,887
+    /// transactions (every row through the same statements as a run) took 1.27–1.39 s with it and
+    /// 0.86–0.93 s with 16 KiB pages, the page cache the same 32 MiB: a message's text and a
+    /// transaction's row fill fewer pages, the indexes are a level shallower, and a commit writes
+    /// fewer frames. 32 KiB gained little more. A page is read whole, which a ledger on a local
+    /// disk does not feel.
+    static let pageSize = 16_384
+
+    /// Gives a new, empty ledger file its page size, which SQLite fixes once the file holds a
+    /// table, and which cannot change once the file is in WAL mode: so before GRDB opens it.
+    private static func setPageSize(_ path: String) throws {
+        let queue = try DatabaseQueue(path: path)
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA page_size = \(pageSize); PRAGMA journal_mode = WAL")
+        }
+        try queue.close()
     }
 
     // MARK: - Runs
