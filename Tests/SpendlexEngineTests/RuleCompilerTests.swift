@@ -20,6 +20,36 @@ struct RuleCompilerTests {
         #expect(groups[.amount] == [1])
     }
 
+    /// Banks compiled on several threads give what one thread gives: the banks in their order, and
+    /// the same diagnostics in the same order (a broken pattern, an unknown grammar, an unknown
+    /// field, in banks that fall in different threads' shares).
+    @Test func banksCompiledOnSeveralThreadsComeOutAsOnOne() {
+        var ruleSet = RuleSet()
+        var loadDiagnostics: [Diagnostic] = []
+        RuleLoader.load(text: "fragments:\n  NUM: '\\d+'\n", path: "g.yaml", into: &ruleSet, diagnostics: &loadDiagnostics)
+        for number in 0..<40 {
+            let pattern = switch number {
+            case 3: "'paid [a-'"
+            case 17: "'paid %{NUMB:amount}'"
+            case 31: "'paid %{NUM:amount} (?<shop>\\w+)'"
+            default: "'paid %{NUM:amount} at bank \(number)'"
+            }
+            RuleLoader.load(text: "id: bank\(number)\nparsers:\n  - id: bank\(number).one\n    pattern: \(pattern)\n",
+                            path: "bank\(number).yaml", into: &ruleSet, diagnostics: &loadDiagnostics)
+        }
+        #expect(loadDiagnostics.isEmpty, "\(loadDiagnostics)")
+        let (one, oneDiagnostics) = RuleCompiler.compile(ruleSet, forChecking: false, lanes: 1)
+        for lanes in [2, 3, 40] {
+            let (several, severalDiagnostics) = RuleCompiler.compile(ruleSet, forChecking: false, lanes: lanes)
+            #expect(several.banks.map(\.id) == one.banks.map(\.id))
+            #expect(several.banks.map { $0.parsers.map(\.id) } == one.banks.map { $0.parsers.map(\.id) })
+            #expect(severalDiagnostics.map { "\($0.id) \($0.location.file):\($0.location.line):\($0.location.column)" }
+                    == oneDiagnostics.map { "\($0.id) \($0.location.file):\($0.location.line):\($0.location.column)" })
+        }
+        #expect(Set(oneDiagnostics.filter { $0.severity == .error }.map(\.location.file))
+                == ["bank3.yaml", "bank17.yaml", "bank31.yaml"])
+    }
+
     @Test func unknownGrammarPointsAtTheReference() {
         let (_, diagnostics) = compile([
             "g.yaml": "fragments:\n  AMOUNT_INR: 'Rs\\d+'\n",

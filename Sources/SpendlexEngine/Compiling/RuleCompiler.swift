@@ -13,6 +13,11 @@ public enum RuleCompiler {
     /// (`spendlex check`), not for parsing many messages: no JIT, no literal screens (see
     /// `GrammarExpander.forChecking`). It finds the same problems.
     public static func compile(_ ruleSet: RuleSet, forChecking: Bool = false) -> (CompiledRuleSet, [Diagnostic]) {
+        compile(ruleSet, forChecking: forChecking, lanes: nil)
+    }
+
+    /// `lanes`: how many threads compile the banks (nil: as many as pay, see `compileBanks`).
+    static func compile(_ ruleSet: RuleSet, forChecking: Bool, lanes: Int?) -> (CompiledRuleSet, [Diagnostic]) {
         var fragments = ruleSet.fragments
         if !fragments.contains(where: { $0.name.value == worldCurrencyName }) {
             fragments.append(worldCurrencyFragment(profiles: ruleSet.countries))
@@ -32,7 +37,8 @@ public enum RuleCompiler {
         }
         let fieldLayer = ruleSet.fieldLayer.flatMap { compileLayer($0, expander: &expander, diagnostics: &diagnostics) }
         let world = worldProfile(ruleSet.countries)
-        let banks = compileBanks(ruleSet, world: world, layer: fieldLayer, expander: &expander, diagnostics: &diagnostics)
+        let banks = compileBanks(ruleSet, world: world, layer: fieldLayer, lanes: lanes, expander: &expander,
+                                 diagnostics: &diagnostics)
         let (countries, cues) = compileCountries(ruleSet, layer: fieldLayer, expander: &expander,
                                                  diagnostics: &diagnostics)
         diagnostics += expander.diagnostics
@@ -80,7 +86,7 @@ public enum RuleCompiler {
     /// taken in in the banks' order, so they come out as one thread would have found them, repeats
     /// removed by `deduplicated`). `spendlex check` of 1,000 bank files compiled them on one core
     /// while the other waited: a third of its time.
-    private static func compileBanks(_ ruleSet: RuleSet, world: CountryProfile, layer: CompiledFieldLayer?,
+    private static func compileBanks(_ ruleSet: RuleSet, world: CountryProfile, layer: CompiledFieldLayer?, lanes: Int?,
                                      expander: inout GrammarExpander, diagnostics: inout [Diagnostic]) -> [CompiledBank] {
         let banks = ruleSet.banks
         @Sendable func compileOne(_ bank: BankRules, _ expander: inout GrammarExpander, _ diagnostics: inout [Diagnostic]) -> CompiledBank {
@@ -89,7 +95,7 @@ public enum RuleCompiler {
                            elsewhere: world.symbols, expander: &expander, diagnostics: &diagnostics)
         }
         // A thread pays for itself from a few dozen files on (a bank compiles in about 0.1 ms to 1 ms).
-        let lanes = min(ProcessInfo.processInfo.activeProcessorCount, banks.count / 32)
+        let lanes = min(lanes ?? min(ProcessInfo.processInfo.activeProcessorCount, banks.count / 32), banks.count)
         guard lanes > 1 else {
             return banks.map { compileOne($0, &expander, &diagnostics) }
         }
@@ -115,14 +121,15 @@ public enum RuleCompiler {
         return compiled
     }
 
-    /// What each lane of `compileBanks` made, written by that lane only and read after all end.
+    /// What each lane of `compileBanks` made, each lane writing its own slot, read after all end.
     private final class LaneResults: @unchecked Sendable {
+        private let lock = NSLock()
         private var slots: [([CompiledBank], [Diagnostic], GrammarExpander)?]
         init(count: Int) { slots = Array(repeating: nil, count: count) }
         func set(_ lane: Int, _ value: ([CompiledBank], [Diagnostic], GrammarExpander)) {
-            slots.withUnsafeMutableBufferPointer { $0[lane] = value }
+            lock.withLock { slots[lane] = value }
         }
-        func get(_ lane: Int) -> ([CompiledBank], [Diagnostic], GrammarExpander) { slots[lane]! }
+        func get(_ lane: Int) -> ([CompiledBank], [Diagnostic], GrammarExpander) { lock.withLock { slots[lane]! } }
     }
 
     /// A value that lanes only read, handed to them.
