@@ -428,6 +428,13 @@ public struct RuleEngine: Sendable {
                         withoutAmount.append(parser.id)
                         continue
                     }
+                    // Nor, from the fallback, with an amount of nothing: "KES.0.00 approved at GOOGLE
+                    // *TEMPORARY HOLD" is a card being checked, not money moved. A bank's own parser
+                    // may report one (a declined or verification record it names).
+                    if bank.rules.isFallback, let amount = raw[.amount], !Self.namesMoney(amount) {
+                        withoutAmount.append(parser.id)
+                        continue
+                    }
                     fillFromLayer(&raw, parser: parser, text: message.text)
                     return categorized(TransactionBuilder.build(parser: parser, owner: owner, raw: raw,
                                                                 message: message, source: source, policy: policy,
@@ -437,6 +444,11 @@ public struct RuleEngine: Sendable {
                 }
             }
             return nil
+        }
+
+        /// Whether an amount as written holds a digit other than zero ("KES.0.00", "0,00 €" do not).
+        static func namesMoney(_ amount: String) -> Bool {
+            amount.unicodeScalars.contains { $0.properties.numericType == .decimal && $0.properties.numericValue != 0 }
         }
 
         /// Fields the parser did not capture, from the generic field layer: searched from where a
