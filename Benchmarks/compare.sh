@@ -2,13 +2,17 @@
 # Times spendlex against the reference yardsticks on one mailbox, in one run:
 #
 #   spendlex parse, 1 job and $(nproc) jobs     (release build of the repository)
+#   spendlex parse --store, $(nproc) jobs        (into a new ledger each run)
 #   python_baseline.py (sender mode)            (../shared/bench: stdlib mailbox + email + re)
 #   rg -c 'Rs\.?\s?[\d,]+\.\d{2}'               (ripgrep: one amount regex, no MIME)
 #   cat > /dev/null                             (the I/O floor)
 #
 # Each is the median of 3 runs (RUNS=n to change) with the file in the page cache; wall time
 # and peak RSS come from /usr/bin/time. Then spendlex's output is checked against the corpus's
-# labels (CORPUS.labels.tsv) with Benchmarks/scripts/check_labels.py.
+# labels (CORPUS.labels.tsv) with Benchmarks/scripts/check_labels.py, and the PCRE2 searches
+# and bytes searched per message are counted (SPENDLEX_PATTERN_PROFILE=1, one job): figures that
+# do not move with the machine's load, where callgrind's instruction counts would be (valgrind
+# 3.19 stops with an internal error on the release binary here).
 #
 # Usage: Benchmarks/compare.sh [CORPUS.mbox] [MESSAGES]
 #   CORPUS    default /tmp/spendlex-corpus.mbox, generated with gen_mbox.py (100,000 mails,
@@ -99,13 +103,16 @@ measure() {
 }
 
 rules=(--rules Benchmarks/rules --rules grammars)
-names=(spendlex-1 "spendlex-$jobs" python ripgrep cat)
-titles=([0]="spendlex parse --jobs 1" [1]="spendlex parse --jobs $jobs" [2]="python_baseline.py (sender)"
-            [3]="ripgrep, one amount regex" [4]="cat > /dev/null")
+names=(spendlex-1 "spendlex-$jobs" "spendlex-store-$jobs" python ripgrep cat)
+titles=([0]="spendlex parse --jobs 1" [1]="spendlex parse --jobs $jobs" [2]="spendlex parse --store, $jobs jobs"
+            [3]="python_baseline.py (sender)" [4]="ripgrep, one amount regex" [5]="cat > /dev/null")
 
 echo "timing (median of $runs runs)..."
 measure spendlex-1 "$runs" "$spendlex" parse "${rules[@]}" "$corpus" -o /dev/null --quiet --jobs 1
 measure "spendlex-$jobs" "$runs" "$spendlex" parse "${rules[@]}" "$corpus" -o /dev/null --quiet --jobs "$jobs"
+# A new ledger each run (a run into the same ledger would skip every message as stored).
+measure "spendlex-store-$jobs" "$runs" sh -c 'rm -f "$1" "$1-wal" "$1-shm"; shift; exec "$@"' sh "$work/ledger.sqlite" \
+    "$spendlex" parse "${rules[@]}" "$corpus" --store "$work/ledger.sqlite" --quiet --jobs "$jobs"
 python_runs=${PYTHON_RUNS:-}
 if [[ -z $python_runs ]]; then
     measure python 1 python3 "$shared/python_baseline.py" "$corpus"
@@ -137,7 +144,19 @@ for i in "${!names[@]}"; do
 done
 echo
 echo "x Python, x rg: how many times faster than python_baseline.py and ripgrep (their seconds / this tool's)."
+model_dir=${SPENDLEX_MODEL_DIR:-${XDG_DATA_HOME:-$HOME/.local/share}/spendlex/model}
+if [[ -n $(ls "$model_dir" 2> /dev/null) ]]; then
+    echo "parse --store ends by embedding the transactions' meanings: the embedding model is installed ($model_dir)."
+else
+    echo "parse --store: no embedding model installed, so no meanings embedded."
+fi
 echo "Python: $python_runs run(s)$( ((python_runs < runs)) && echo " (one run took over 30 s)"); its summary: $python_summary"
+
+# --- Searches per message ------------------------------------------------------------------
+# The profile's first line: "pattern profile: P patterns, N matches run, B bytes searched, T ms".
+SPENDLEX_PATTERN_PROFILE=1 "$spendlex" parse "${rules[@]}" "$corpus" -o /dev/null --quiet --jobs 1 2> "$work/profile.log"
+awk -v n="$messages" '/^pattern profile:/ {
+    gsub(",", ""); printf "PCRE2 per message (one job): %.2f searches, %.0f bytes searched\n", $5 / n, $8 / n; exit }' "$work/profile.log"
 
 # --- Correctness --------------------------------------------------------------------------
 echo
