@@ -328,7 +328,7 @@ public final class Ledger: Sendable {
     /// Its categorization row's hit is counted in `hits`.
     private func insert(_ t: Transaction, statements: IntakeStatements, index: inout DuplicateIndex,
                         hits: inout [String: Int], db: Database, now: String) throws -> Bool {
-        let accountID = try account(for: t, statements: statements)
+        let accountID = try account(for: t, statements: statements, db: db)
         let amount = DuplicatePolicy.canonicalAmount(t)
         let contentKey = DuplicatePolicy.contentKey(t, amount: amount)
         let found = try findDuplicate(of: t, amount: amount, contentKey: contentKey, index: index, db: db)
@@ -383,7 +383,7 @@ public final class Ledger: Sendable {
     /// Re-parsed: the fields change, a category set by hand stays.
     private func update(_ id: Int64, with t: Transaction, statements: IntakeStatements, index: inout DuplicateIndex,
                         db: Database, now: String) throws {
-        let accountID = try account(for: t, statements: statements)
+        let accountID = try account(for: t, statements: statements, db: db)
         let amount = DuplicatePolicy.canonicalAmount(t)
         let contentKey = DuplicatePolicy.contentKey(t, amount: amount)
         try db.cachedStatement(sql: """
@@ -435,13 +435,28 @@ public final class Ledger: Sendable {
     }
 
     /// The account row of a transaction's card or account, created on first sight.
-    private func account(for t: Transaction, statements: IntakeStatements) throws -> Int64? {
+    private func account(for t: Transaction, statements: IntakeStatements, db: Database) throws -> Int64? {
         guard let account = t.account else { return nil }
         let key = AccountKey(bank: t.bank, type: account.type, mask: account.last4)
         // A known row, unless this alert tells a card kind the row does not hold yet (or another:
         // the latest alert's word wins).
         if let known = accountIDs.withLock({ $0[key] }), account.cardKind == nil || account.cardKind == known.cardKind {
             return known.id
+        }
+        // A new account: a plain insert, whose row id SQLite keeps. Only a row already there (from an
+        // earlier run, or told a card kind now) takes the upsert, whose RETURNING makes SQLite
+        // gather the row apart: the reference corpus's 54,154 accounts were 12% of the writer's time.
+        let insert = statements.newAccount
+        insert.bind(1, t.bank)
+        insert.bind(2, account.type)
+        insert.bind(3, account.last4)
+        insert.bind(4, t.currency)
+        insert.bind(5, account.cardKind?.rawValue)
+        try insert.execute()
+        if db.changesCount > 0 {
+            let id = db.lastInsertedRowID
+            accountIDs.withLock { $0[key] = (id, account.cardKind) }
+            return id
         }
         let upsert = statements.account
         upsert.bind(1, t.bank)
@@ -465,6 +480,7 @@ public final class Ledger: Sendable {
     struct IntakeStatements {
         let message: BoundStatement
         let transaction: BoundStatement
+        let newAccount: BoundStatement
         let account: BoundStatement
 
         init(_ db: Database) throws {
@@ -481,7 +497,11 @@ public final class Ledger: Sendable {
                     updated_at, merchant_raw)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
-            // One statement for a new account and a known one: the upsert returns the row's id either way.
+            newAccount = try BoundStatement(db, sql: """
+                INSERT INTO accounts (bank, type, mask, currency, card_kind) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (bank, type, mask) DO NOTHING
+                """)
+            // A known account: the upsert returns the row's id and the card kind it holds.
             account = try BoundStatement(db, sql: """
                 INSERT INTO accounts (bank, type, mask, currency, card_kind) VALUES (?, ?, ?, ?, ?)
                 ON CONFLICT (bank, type, mask) DO UPDATE SET currency = COALESCE(accounts.currency, excluded.currency),

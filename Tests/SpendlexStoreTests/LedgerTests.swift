@@ -82,6 +82,27 @@ struct LedgerTests {
         #expect(accounts == 1)
     }
 
+    /// A new ledger's pages are 16 KiB (set before WAL mode, which fixes them); an account a run
+    /// stored is the account of a later run's transactions on the same card (the later run's
+    /// ledger knows no account ids yet), and a card kind told then is kept on it.
+    @Test func aLaterRunFindsTheAccountAnEarlierOneStored() throws {
+        let (first, path) = try makeLedger()
+        let pageSize = try first.pool.read { db in try Int.fetchOne(db, sql: "PRAGMA page_size") }
+        #expect(pageSize == Ledger.pageSize)
+        try first.write([record(transaction("a"))], run: nil)
+        let later = try Ledger(path: path)
+        var told = transaction("b", amount: "99.00", merchant: "ZOMATO")
+        told.account = .init(accountType: "card", last4: "1234", cardKind: .credit)
+        try later.write([record(told), record(transaction("c", amount: "12.00", last4: "5678"))], run: nil)
+        let rows = try later.pool.read { db in
+            try GRDB.Row.fetchAll(db, sql: """
+                SELECT t.message_id, a.mask, a.card_kind, a.id FROM transactions t JOIN accounts a ON a.id = t.account_id
+                ORDER BY t.message_id
+                """).map { "\($0["message_id"] as String) \($0["mask"] as String) \(($0["card_kind"] as String?) ?? "-") \($0["id"] as Int64)" }
+        }
+        #expect(rows == ["a 1234 credit 1", "b 1234 credit 1", "c 5678 - 2"])
+    }
+
     @Test func aMessageReadTwiceInOneRunIsStoredOnce() throws {
         let (ledger, _) = try makeLedger()
         let counts = try ledger.write([record(transaction("a")), record(transaction("a"))], run: nil)
