@@ -84,11 +84,11 @@ public final class Ledger: Sendable {
     /// The page size of a new ledger, in bytes.
     ///
     /// SQLite's default is 4 KiB. Storing the reference corpus's 100,000 messages and 69,887
-    /// transactions (every row through the same statements as a run) took 1.27–1.39 s with it and
-    /// 0.86–0.93 s with 16 KiB pages, the page cache the same 32 MiB: a message's text and a
-    /// transaction's row fill fewer pages, the indexes are a level shallower, and a commit writes
-    /// fewer frames. 32 KiB gained little more. A page is read whole, which a ledger on a local
-    /// disk does not feel.
+    /// transactions row by row from C (`Benchmarks/scripts/sqlite_insert_floor.c`, closing included)
+    /// took 1.22–1.26 s with it and 1.03–1.10 s with 16 KiB pages, the page cache the same 32 MiB: a
+    /// message's text and a transaction's row fill fewer pages, the indexes are a level shallower,
+    /// and a commit writes fewer frames; `parse --store` took 0.92 of its time. 32 KiB gained little
+    /// more. A page is read whole, which a ledger on a local disk does not feel.
     static let pageSize = 16_384
 
     /// Gives a new, empty ledger file its page size, which SQLite fixes once the file holds a
@@ -449,25 +449,24 @@ public final class Ledger: Sendable {
         // A new account: a plain insert, whose row id SQLite keeps. Only a row already there (from an
         // earlier run, or told a card kind now) takes the upsert, whose RETURNING makes SQLite
         // gather the row apart: the reference corpus's 54,154 accounts were 12% of the writer's time.
-        let insert = statements.newAccount
-        insert.bind(1, t.bank)
-        insert.bind(2, account.type)
-        insert.bind(3, account.last4)
-        insert.bind(4, t.currency)
-        insert.bind(5, account.cardKind?.rawValue)
-        try insert.execute()
+        func bindRow(_ statement: BoundStatement) {
+            statement.bind(1, t.bank)
+            statement.bind(2, account.type)
+            statement.bind(3, account.last4)
+            statement.bind(4, t.currency)
+            statement.bind(5, account.cardKind?.rawValue)
+        }
+        bindRow(statements.newAccount)
+        try statements.newAccount.execute()
         if db.changesCount > 0 {
             let id = db.lastInsertedRowID
             accountIDs.withLock { $0[key] = (id, account.cardKind) }
             return id
         }
-        let upsert = statements.account
-        upsert.bind(1, t.bank)
-        upsert.bind(2, account.type)
-        upsert.bind(3, account.last4)
-        upsert.bind(4, t.currency)
-        upsert.bind(5, account.cardKind?.rawValue)
-        guard let (id, kind) = try upsert.executeReturningRow({ ($0.integer(0), $0.text(1)) }), let id else { return nil }
+        bindRow(statements.account)
+        guard let (id, kind) = try statements.account.executeReturningRow({ ($0.integer(0), $0.text(1)) }), let id else {
+            return nil
+        }
         accountIDs.withLock { $0[key] = (id, kind.flatMap(CardKind.init(rawValue:))) }
         return id
     }

@@ -3,7 +3,7 @@
 /// in, not once in every pattern that expands it (the currency and amount alternations in most
 /// patterns made reading expanded patterns cost a fifth of a second of every start). Also keeps
 /// the prefilters of written patterns, which repeat (each fallback file is compiled once more for
-/// every country). Used while rules compile, on one thread.
+/// every country). Used while rules compile, each instance on one thread (`copy` for another).
 final class FragmentLiterals {
     private let fragments: [String: String]
     private let opaque: Set<String>
@@ -26,6 +26,14 @@ final class FragmentLiterals {
     init(fragments: [String: String], opaque: Set<String> = []) {
         self.fragments = fragments
         self.opaque = opaque
+    }
+
+    /// Another instance holding what this one has read so far, for another thread.
+    func copy() -> FragmentLiterals {
+        let copy = FragmentLiterals(fragments: fragments, opaque: opaque)
+        copy.known = known
+        copy.prefilters = prefilters
+        return copy
     }
 
     func facts(of name: String, extended: Bool, asciiTexts: Bool) -> LiteralFacts {

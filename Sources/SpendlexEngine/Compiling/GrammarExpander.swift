@@ -79,7 +79,6 @@ struct GrammarExpander {
     /// What the fragments require, for the literal screens of patterns as written. The
     /// fragments `replace` swaps (a country's local currency forms) stand for anything there.
     private(set) var literals: FragmentLiterals
-    private let varying: Set<String>
 
     init(fragments: [GrammarFragment], varying: Set<String> = []) {
         var byName: [String: GrammarFragment] = [:]
@@ -87,16 +86,15 @@ struct GrammarExpander {
             byName[fragment.name.value] = fragment
         }
         self.fragments = byName
-        self.varying = varying
         literals = FragmentLiterals(fragments: byName.mapValues(\.pattern.value), opaque: varying)
     }
 
     /// A copy for compiling on another thread: the same fragments, expansions, compiled patterns and
-    /// diagnostics so far, and literal facts of its own (`FragmentLiterals` is a cache that reading
-    /// a pattern fills, not safe to share between threads).
+    /// diagnostics so far, and a copy of the literal facts read so far (`FragmentLiterals` is a cache
+    /// that reading a pattern fills, not safe to share between threads).
     func forAnotherThread() -> GrammarExpander {
         var copy = self
-        copy.literals = FragmentLiterals(fragments: fragments.mapValues(\.pattern.value), opaque: varying)
+        copy.literals = literals.copy()
         return copy
     }
 

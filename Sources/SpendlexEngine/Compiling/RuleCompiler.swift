@@ -16,7 +16,8 @@ public enum RuleCompiler {
         compile(ruleSet, forChecking: forChecking, lanes: nil)
     }
 
-    /// `lanes`: how many threads compile the banks (nil: as many as pay, see `compileBanks`).
+    /// `lanes`: how many threads compile the banks and the profiles' fallback copies (nil: as many as
+    /// pay, see `compileBanks` and `compileCountries`).
     static func compile(_ ruleSet: RuleSet, forChecking: Bool, lanes: Int?) -> (CompiledRuleSet, [Diagnostic]) {
         var fragments = ruleSet.fragments
         if !fragments.contains(where: { $0.name.value == worldCurrencyName }) {
@@ -95,9 +96,9 @@ public enum RuleCompiler {
         }
     }
 
-    /// `body` over `items`, in order, on `lanes` threads (one or none: on this thread): contiguous shares, so that the lanes' results joined in
-    /// order are the items' order. Each thread has its own copy of the expander (literal facts of
-    /// its own: `FragmentLiterals` is a cache that is not thread-safe); the copies' diagnostics are
+    /// `body` over `items`, in order, on `lanes` threads (one or none: on this thread), in contiguous
+    /// shares, so that the lanes' results joined in order are the items' order. Each thread has its
+    /// own copy of the expander (`GrammarExpander.forAnotherThread`); the copies' diagnostics are
     /// taken in in the items' order, so they come out as one thread would have found them, repeats
     /// removed by `deduplicated`.
     private static func inLanes<Item: Sendable, Result>(

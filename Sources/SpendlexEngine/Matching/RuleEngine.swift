@@ -431,7 +431,7 @@ public struct RuleEngine: Sendable {
                     // Nor, from the fallback, with an amount of nothing: "KES.0.00 approved at GOOGLE
                     // *TEMPORARY HOLD" is a card being checked, not money moved. A bank's own parser
                     // may report one (a declined or verification record it names).
-                    if bank.rules.isFallback, let amount = raw[.amount], !Self.namesMoney(amount) {
+                    if bank.rules.isFallback, let amount = raw[.amount], !Self.hasNonZeroDigit(amount) {
                         withoutAmount.append(parser.id)
                         continue
                     }
@@ -447,7 +447,7 @@ public struct RuleEngine: Sendable {
         }
 
         /// Whether an amount as written holds a digit other than zero ("KES.0.00", "0,00 €" do not).
-        static func namesMoney(_ amount: String) -> Bool {
+        static func hasNonZeroDigit(_ amount: String) -> Bool {
             amount.unicodeScalars.contains { $0.properties.numericType == .decimal && $0.properties.numericValue != 0 }
         }
 
