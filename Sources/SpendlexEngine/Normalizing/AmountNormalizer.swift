@@ -298,6 +298,9 @@ public struct AmountNormalizer: Sendable {
                   other == groups.count - 2, (1...2).contains(groups[other + 1].count) else { return nil }
             return other
         }
+        // Both marks written: the later marks the decimals whatever the policy says, since grouping
+        // never follows them ("IDR 76.300,00" in a text read as from Singapore, which writes ".").
+        if let lastPoint, let lastComma { return max(lastPoint, lastComma) }
         switch decimalMark {
         case .point where separators.filter({ $0 == .point }).count < 2:
             return lastPoint ?? loneOtherMark(lastComma)
