@@ -429,8 +429,10 @@ public enum RuleCompiler {
                 (profile?.symbols ?? []).map { ($0.written, $0.code) }, uniquingKeysWith: { first, _ in first }),
                 elsewhere: Dictionary(elsewhere.map { ($0.written, $0.code) }, uniquingKeysWith: { first, _ in first }))
         )
+        // Searched in every message the bank (or the fallback) is tried on: worth a rewrite of their
+        // long alternations (`AlternationFactoring`).
         func compilePlain(_ text: PatternText) -> Pattern? {
-            compilePattern(text, expander: &expander, diagnostics: &diagnostics)?.pattern
+            compilePattern(text, expander: &expander, diagnostics: &diagnostics, factoring: true)?.pattern
         }
         let subjects = bank.subjects.compactMap(compilePlain)
         let detect = bank.detect.compactMap(compilePlain)
@@ -490,7 +492,7 @@ public enum RuleCompiler {
             var gate: Pattern?
             var ok = true
             if let when = parser.when {
-                gate = compilePattern(when, expander: &expander, diagnostics: &diagnostics)?.pattern
+                gate = compilePattern(when, expander: &expander, diagnostics: &diagnostics, factoring: true)?.pattern
                 ok = gate != nil
             }
             var fields: [(FieldName, Pattern, [Int])] = []
@@ -555,10 +557,22 @@ public enum RuleCompiler {
     }
 
     /// Expands and compiles one pattern; a PCRE2 error is reported inside the written pattern.
+    /// With `factoring`, for matching, its long alternations are grouped by their first characters
+    /// (`AlternationFactoring`): for the patterns searched in every message a bank is tried on (its
+    /// gates, ignore rules, detect patterns). The rewrite reads the whole expanded text, and a
+    /// field's patterns, run only once a gate has matched, hold the currency fragment's thousands
+    /// of forms: rewriting them all doubled the rule pack's start-up.
+    /// A check compiles what was written, and so does a rewrite PCRE2 refuses.
     static func compilePattern(_ text: PatternText, expander: inout GrammarExpander,
-                               diagnostics: inout [Diagnostic]) -> (pattern: Pattern, expanded: ExpandedPattern)? {
+                               diagnostics: inout [Diagnostic],
+                               factoring: Bool = false) -> (pattern: Pattern, expanded: ExpandedPattern)? {
         guard let expanded = expander.expand(text) else { return nil }
         if let known = expander.compiled[.init(expanded.text)] { return (known, expanded) }
+        if factoring, !expander.forChecking, let factored = AlternationFactoring.factored(expanded.text),
+           let pattern = try? Pattern(factored, options: .duplicateNames, jit: true) {
+            expander.compiled[.init(expanded.text)] = pattern
+            return (pattern, expanded)
+        }
         do {
             // Alternatives may capture the same field: `(?:spent %{MONEY:amount}|%{MONEY:amount} paid)`.
             let pattern = try Pattern(expanded.text, options: .duplicateNames, jit: !expander.forChecking)
