@@ -33,8 +33,9 @@ enum AlternationFactoring {
     static let minimumBranches = 6
 
     /// `pattern` rewritten, or nil when nothing was worth rewriting or the pattern is not followed.
-    /// Read as UTF-8 bytes, and written so (a first version over `String`s and scalars added a
-    /// third to the rule pack's start-up).
+    /// Read as UTF-8 bytes and written into one buffer: a first version over `String`s, a copy per
+    /// branch, added a quarter to the rule pack's start-up (one message: 0.365 → 0.45 s); this one
+    /// adds about a tenth (0.40 s).
     static func factored(_ pattern: String) -> String? {
         var bars = 0
         for byte in pattern.utf8 where byte == UInt8(ascii: "|") { bars += 1 }
@@ -116,8 +117,8 @@ enum AlternationFactoring {
             index + offset < bytes.count ? bytes[index + offset] : nil
         }
 
-        /// Writes out the pattern's bytes in `range`, one by one: appending a slice of the array
-        /// retained and released it each time, most of what the rewrite cost.
+        /// Writes out the pattern's bytes in `range`, one by one (no slice of the array, retained
+        /// and released, per item).
         private mutating func emit(_ range: Range<Int>) {
             for position in range { out.append(bytes[position]) }
         }
