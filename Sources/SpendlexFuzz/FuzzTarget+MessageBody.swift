@@ -14,6 +14,11 @@ extension FuzzTarget {
         return RuleEngine(rules: compiled)
     }()
 
+    /// Compiles the bundled rules now (`FuzzTarget.prepare`).
+    static func preparePostedMessages() {
+        _ = postedMessageEngine
+    }
+
     /// A `POST /messages` body: decoded into `MessageInput` with `JSONDecoder`, as the service
     /// decodes it, then read as the service reads it (`PostedMessage.read`: its checks, an SMS or a
     /// raw email through the MIME decoder, the bundled rules). A refusal must say why; a message

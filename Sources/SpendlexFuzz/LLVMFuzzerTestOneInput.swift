@@ -15,5 +15,6 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
 public func fuzzMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
     var argc = argc
     var argv = argv
+    FuzzTarget.selected.prepare()
     return LLVMFuzzerRunDriver(&argc, &argv) { data, size in fuzzOneInput(data, size) }
 }
