@@ -66,15 +66,18 @@ enum AlternationFactoring {
 
         /// This part followed by `next`.
         func then(_ next: Start) -> Start {
-            guard mayBeEmpty else { return self }
-            guard let keys, let nextKeys = next.keys else { return Start(keys: nil, mayBeEmpty: next.mayBeEmpty) }
-            return Start(keys: keys + nextKeys.filter { !keys.contains($0) }, mayBeEmpty: next.mayBeEmpty)
+            mayBeEmpty ? Start(keys: Self.union(keys, next.keys), mayBeEmpty: next.mayBeEmpty) : self
         }
 
         /// Either of two branches.
         static func either(_ a: Start, _ b: Start) -> Start {
-            guard let keysA = a.keys, let keysB = b.keys else { return Start(keys: nil, mayBeEmpty: a.mayBeEmpty || b.mayBeEmpty) }
-            return Start(keys: keysA + keysB.filter { !keysA.contains($0) }, mayBeEmpty: a.mayBeEmpty || b.mayBeEmpty)
+            Start(keys: union(a.keys, b.keys), mayBeEmpty: a.mayBeEmpty || b.mayBeEmpty)
+        }
+
+        /// Both key lists, in order, without repeats; nil when either is not certain.
+        private static func union(_ a: [UInt32]?, _ b: [UInt32]?) -> [UInt32]? {
+            guard let a, let b else { return nil }
+            return a + b.filter { !a.contains($0) }
         }
     }
 
@@ -129,7 +132,6 @@ enum AlternationFactoring {
         /// branch, or follows only what may match nothing).
         private mutating func alternation(_ options: inout Options, mayGroup: Bool, inLookbehind: Bool,
                                           needsStart: Bool = true) throws -> (start: Start, captures: Bool) {
-            let outer = options
             let base = out.count
             var branches = [try branch(&options, inLookbehind: inLookbehind)]
             while peek() == UInt8(ascii: "|") {
@@ -153,7 +155,7 @@ enum AlternationFactoring {
             } else if needsStart {
                 for position in branches.indices.dropFirst() { start = Start.either(start, branches[position].start) }
             }
-            guard mayGroup, !inLookbehind, !captures, !setsOptions, options == outer,
+            guard mayGroup, !inLookbehind, !captures, !setsOptions,
                   certain >= AlternationFactoring.minimumBranches else {
                 return (start, captures)
             }
@@ -313,7 +315,6 @@ enum AlternationFactoring {
                 }
             }
             guard probe < bytes.count else { return nil }
-            let from = probe
             var minimum: Int
             switch bytes[probe] {
             case UInt8(ascii: "?"), UInt8(ascii: "*"):
@@ -348,7 +349,6 @@ enum AlternationFactoring {
             if probe < bytes.count, bytes[probe] == UInt8(ascii: "?") || bytes[probe] == UInt8(ascii: "+") { probe += 1 }
             // White space skipped before it is written back with it.
             let text = index..<probe
-            _ = from
             index = probe
             return (text, minimum)
         }

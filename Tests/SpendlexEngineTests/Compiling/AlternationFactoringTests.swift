@@ -2,6 +2,7 @@ import Foundation
 import PCRE2
 import Testing
 @testable import SpendlexEngine
+import SpendlexRules
 
 @Suite("Alternation factoring")
 struct AlternationFactoringTests {
@@ -51,9 +52,9 @@ struct AlternationFactoringTests {
             "(?:alpha|alps|beta|bet|be|b|alp|al|a|gamma|ga|g)+x?",
             "(?i:ÇEK|çekim|cek|Straße|STRASSE|kelvin|Kilo|ſun|sun|[sS]un)",
         ]
-        let grammar = try String(contentsOfFile: repositoryRoot + "/grammars/generic.yaml", encoding: .utf8)
+        let (grammar, _) = RuleLoader.load(paths: [repositoryRoot + "/grammars/generic.yaml"])
         for name in ["DEBIT_WORD", "CREDIT_WORD"] {
-            patterns.append(try #require(Self.foldedValue(of: name, in: grammar)))
+            patterns.append(try #require(grammar.fragments.first { $0.name.value == name }?.pattern.value))
         }
         var texts = [
             "Rs 500 debited from A/c", "DEBITED", "paid you", "money transfer of 5", "Dr. with INR", "Dr from",
@@ -91,17 +92,5 @@ struct AlternationFactoringTests {
             while offset < bytes.count, (bytes[offset] & 0xC0) == 0x80 { offset += 1 }
         }
         return found
-    }
-
-    /// A folded (`>-`) YAML value of the grammar file, as YAML reads it: its lines joined by spaces.
-    static func foldedValue(of name: String, in yaml: String) -> String? {
-        let lines = yaml.components(separatedBy: "\n")
-        guard let start = lines.firstIndex(of: "  \(name): >-") else { return nil }
-        var value: [String] = []
-        for line in lines[(start + 1)...] {
-            guard line.hasPrefix("    ") else { break }
-            value.append(String(line.dropFirst(4)))
-        }
-        return value.joined(separator: " ")
     }
 }
