@@ -44,6 +44,7 @@ extension Pattern {
             // Room for every group: capture_last is read from the ovector.
             let matchData = scratch.matchData(atLeast: captureCount + 1)
             var text = text
+            let jit = usesJIT()
             let rc: Int32 = withUnsafeMutablePointer(to: &visitor) { visitorPointer in
                 pcre2_set_callout_8(context, calloutTrampoline, UnsafeMutableRawPointer(visitorPointer))
                 defer { pcre2_set_callout_8(context, nil, nil) }
@@ -51,7 +52,7 @@ extension Pattern {
                     var empty: UInt8 = 0
                     return withUnsafePointer(to: &empty) { emptyPointer in
                         let base = bytes.baseAddress ?? emptyPointer
-                        return isJITCompiled
+                        return jit
                             ? pcre2_jit_match_8(code, base, bytes.count, 0, 0, matchData, context)
                             : pcre2_match_8(code, base, bytes.count, 0, 0, matchData, context)
                     }

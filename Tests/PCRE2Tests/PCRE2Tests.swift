@@ -31,6 +31,21 @@ struct CompileTests {
         #expect(jitted.isJITCompiled == PCRE2Library.isJITAvailable)
     }
 
+    @Test func jitOnFirstMatch() throws {
+        let pattern = try Pattern(#"(?<amount>\d+)\.(\d{2})"#, options: [], jit: .onFirstMatch)
+        #expect(!pattern.isJITCompiled)
+        let scratch = MatchScratch()
+        #expect(try pattern.firstMatch(in: "Rs 12.50", scratch: scratch)?.range == 3..<8)
+        #expect(pattern.isJITCompiled == PCRE2Library.isJITAvailable)
+        #expect(try pattern.firstMatch(in: "Rs 7.25 and 1.00", from: 8, scratch: scratch)?.range == 12..<16)
+        // The callout visitor makes it too.
+        let visited = try Pattern("a(?C1)b", options: [], jit: .onFirstMatch)
+        var points = 0
+        try visited.visitCallouts(in: "ab", scratch: scratch) { _ in points += 1 }
+        #expect(points == 1)
+        #expect(visited.isJITCompiled == PCRE2Library.isJITAvailable)
+    }
+
     @Test func unclosedParenthesis() {
         let error = #expect(throws: PatternError.self) { try Pattern("(abc") }
         #expect(error?.code == 114)
@@ -435,6 +450,32 @@ struct ScratchTests {
         #expect(results.count == 8)
         for result in results {
             #expect(result == expected)
+        }
+    }
+
+    /// Threads that all meet a pattern compiled on first match at once: one makes its machine
+    /// code while the others wait, and each finds what the interpreter finds.
+    @Test func manyThreadsMeetAPatternCompiledOnFirstMatch() async throws {
+        let source = #"(?i)(?<kind>debited|credited|spent|paid) (?:INR|Rs\.?|₹) ?(?<amount>[\d,]+(?:\.\d{2})?)"#
+        let interpreted = try Pattern(source, options: [], jit: false)
+        let subjects = (0..<200).map { "Rs \($0) paid; ₹\($0 * 7).50 DEBITED ₹\($0),000 credited" }
+        let scratch = MatchScratch()
+        let expected = try subjects.map { try interpreted.firstMatch(in: $0, from: 8, scratch: scratch) }
+        for _ in 0..<20 {
+            let pattern = try Pattern(source, options: [], jit: .onFirstMatch)
+            let results = try await withThrowingTaskGroup(of: [Match?].self) { group in
+                for _ in 0..<8 {
+                    group.addTask {
+                        let scratch = MatchScratch()
+                        return try subjects.map { try pattern.firstMatch(in: $0, from: 8, scratch: scratch) }
+                    }
+                }
+                var all: [[Match?]] = []
+                for try await result in group { all.append(result) }
+                return all
+            }
+            #expect(results.allSatisfy { $0 == expected })
+            #expect(pattern.isJITCompiled == PCRE2Library.isJITAvailable)
         }
     }
 }

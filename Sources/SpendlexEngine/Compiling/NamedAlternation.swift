@@ -13,7 +13,7 @@ struct NamedAlternation<Name: Sendable>: Sendable {
     init?(_ entries: [(name: Name, text: String)]) {
         guard !entries.isEmpty else { return nil }
         let alternatives = entries.indices.map { "(?<spendlex_named_\($0)>(?:\(entries[$0].text)))" }
-        guard let pattern = try? Pattern(alternatives.joined(separator: "|"), options: .duplicateNames) else { return nil }
+        guard let pattern = try? Pattern(alternatives.joined(separator: "|"), options: .duplicateNames, jit: .onFirstMatch) else { return nil }
         self.pattern = pattern
         groups = entries.indices.compactMap { index in
             pattern.groupNumber(named: "spendlex_named_\(index)").map { (entries[index].name, $0) }

@@ -562,20 +562,24 @@ public enum RuleCompiler {
     /// gates, ignore rules, detect patterns). The rewrite reads the whole expanded text, and a
     /// field's patterns, run only once a gate has matched, hold the currency fragment's thousands
     /// of forms: rewriting them all doubled the rule pack's start-up.
-    /// A check compiles what was written, and so does a rewrite PCRE2 refuses.
+    /// A check compiles what was written, and so does a rewrite PCRE2 refuses. For matching, the
+    /// machine code is made before a pattern's first match (`JITCompilation.onFirstMatch`): a run
+    /// tries few of a large pack's patterns (the fallback's copies for countries its messages do
+    /// not come from are never tried).
     static func compilePattern(_ text: PatternText, expander: inout GrammarExpander,
                                diagnostics: inout [Diagnostic],
                                factoring: Bool = false) -> (pattern: Pattern, expanded: ExpandedPattern)? {
         guard let expanded = expander.expand(text) else { return nil }
         if let known = expander.compiled[.init(expanded.text)] { return (known, expanded) }
         if factoring, !expander.forChecking, let factored = AlternationFactoring.factored(expanded.text),
-           let pattern = try? Pattern(factored, options: .duplicateNames, jit: true) {
+           let pattern = try? Pattern(factored, options: .duplicateNames, jit: .onFirstMatch) {
             expander.compiled[.init(expanded.text)] = pattern
             return (pattern, expanded)
         }
         do {
             // Alternatives may capture the same field: `(?:spent %{MONEY:amount}|%{MONEY:amount} paid)`.
-            let pattern = try Pattern(expanded.text, options: .duplicateNames, jit: !expander.forChecking)
+            let pattern = try Pattern(expanded.text, options: .duplicateNames,
+                                      jit: expander.forChecking ? .never : .onFirstMatch)
             expander.compiled[.init(expanded.text)] = pattern
             return (pattern, expanded)
         } catch {
