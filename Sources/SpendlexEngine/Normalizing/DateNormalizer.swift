@@ -1,8 +1,12 @@
+import Foundation
+
 /// Reads a captured date ("02-05-26", "29-JUN-26", "May 2, 2026", "2 de mayo de 2026", "02.05.")
 /// into a `LocalDate`, with a fixed format or by detecting the form.
 ///
 /// A hand-written scanner over Unicode scalars (UTF-8 bytes for detected forms): no regular
 /// expression, no `DateFormatter`, no calendar or time zone. Dates are never rolled over: `31-02-2026` is an error, not 3 March.
+/// The one exception: a year from 1300 to 1499 is a Hijri year, converted to the Gregorian date
+/// by Foundation's calendars (`hijri`).
 public struct DateNormalizer: Sendable {
     /// The format given at creation, nil when the form is detected per date.
     public let format: String?
@@ -60,6 +64,11 @@ public struct DateNormalizer: Sendable {
         guard (1...31).contains(parts.day) else { throw invalid(raw, "day \(parts.day) does not exist") }
         let year: Int
         switch parts.year {
+        case .full(let value) where hijriYears.contains(value):
+            guard let date = hijri(year: value, month: parts.month, day: parts.day) else {
+                throw FieldError(.dateNonexistent, "\"\(raw)\" names no day of the Hijri year \(value)")
+            }
+            return date
         case .full(let value):
             guard (1000...9999).contains(value) else { throw invalid(raw, "year \(value) is out of range") }
             year = value
@@ -81,6 +90,27 @@ public struct DateNormalizer: Sendable {
             throw FieldError(.dateNonexistent, "\"\(raw)\" names \(LocalDate.padded(year, 4))-\(LocalDate.padded(parts.month, 2))-\(LocalDate.padded(parts.day, 2)), a day that does not exist")
         }
         return date
+    }
+
+    /// Years no alert dates in the Gregorian calendar, and which Iran's and Afghanistan's banks
+    /// (Solar Hijri: "1405/07/09") and Gulf notices (lunar Hijri: "1447/05/12") write.
+    static let hijriYears = 1300...1499
+
+    /// The Gregorian day of a Hijri date: a year up to 1420 is Solar Hijri (the Persian calendar:
+    /// 1420 is 2041–42), a later one lunar Hijri as Saudi Arabia reckons it (Umm al-Qura: 1421 began
+    /// in 2000), so that both calendars' years of the last decades and the next read as written.
+    /// Nil for a day the month does not have (no rolling over).
+    static func hijri(year: Int, month: Int, day: Int) -> LocalDate? {
+        var hijri = Calendar(identifier: year <= 1420 ? .persian : .islamicUmmAlQura)
+        var gregorian = Calendar(identifier: .gregorian)
+        hijri.timeZone = TimeZone(identifier: "UTC")!
+        gregorian.timeZone = hijri.timeZone
+        guard let date = hijri.date(from: DateComponents(year: year, month: month, day: day)),
+              hijri.dateComponents([.year, .month, .day], from: date) == DateComponents(year: year, month: month, day: day)
+        else { return nil }
+        let parts = gregorian.dateComponents([.year, .month, .day], from: date)
+        guard let gYear = parts.year, let gMonth = parts.month, let gDay = parts.day else { return nil }
+        return LocalDate(year: gYear, month: gMonth, day: gDay)
     }
 
     private static func invalid(_ raw: String, _ why: String) -> FieldError {

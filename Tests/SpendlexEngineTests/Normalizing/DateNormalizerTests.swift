@@ -32,6 +32,12 @@ struct DateNormalizerTests {
         ("17-5-2026", "2026-05-17"),
         ("20260502", "2026-05-02"),
         ("2026年5月2日", "2026-05-02"),
+        // Hijri years: Solar Hijri (Iran: 1 Farvardin 1405 was 21 March 2026, 1 Mehr 1404 was
+        // 23 September 2025), lunar Hijri (Umm al-Qura: 1 Muharram 1447 was 26 June 2025).
+        ("1405/01/01", "2026-03-21"),
+        ("1404.07.01", "2025-09-23"),
+        ("۱۴۰۵.۰۱.۰۱", "2026-03-21"),
+        ("1447/01/01", "2025-06-26"),
         ("  02-05-2026 \n", "2026-05-02"),
         // English month names.
         ("02-May-26", "2026-05-02"),
@@ -247,6 +253,7 @@ struct DateNormalizerTests {
     @Test("days that do not exist are never rolled over", arguments: [
         "31-02-2026", "29-02-2025", "29-02-1900", "29-02-2100", "31-04-2026", "30 Feb 2024", "31/06/26",
         "2025-02-29", "Sep 31, 2026",
+        "1405/07/31",  // Mehr, the seventh Solar Hijri month, has 30 days
     ])
     func nonexistent(_ raw: String) {
         expectDateError("date.nonexistent") { _ = try DateNormalizer().normalize(raw, reference: Self.reference) }
