@@ -48,6 +48,17 @@ struct BundledRulePackTests {
         #expect(t.kind == nil && t.direction == .debit && t.amountText == "22.40")
     }
 
+    /// Not a rule example: it says "incoming payment" and "credited" both (generic.credit.incoming and
+    /// generic.credit read it, which `spendlex check` would call ambiguous); its "Due date" (the value
+    /// date) is no bill's due date, since the bank says it credited the payment.
+    @Test("an incoming payment the bank says it credited is money in, whatever its due date")
+    func incomingPaymentWithADueDate() throws {
+        let (compiled, _) = BundledRuleExamplesTests.loaded
+        let text = "Incoming payment\nAmount: 10,00 CZK\nWe have credited the payment from account 43-9752450267/0100.\nDue date: 06.05.2026"
+        let t = try #require(RuleEngine(rules: compiled).makeWorker().parse(Message(id: "m", text: text, channel: .email)).transaction)
+        #expect(t.direction == .credit && t.amountText == "10.00" && t.currency == "CZK")
+    }
+
     @Test func atLeastFortyBanksInTenCountries() {
         let (compiled, _) = BundledRuleExamplesTests.loaded
         let banks = compiled.banks.filter { !$0.isFallback }
