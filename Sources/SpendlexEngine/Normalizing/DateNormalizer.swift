@@ -92,8 +92,8 @@ public struct DateNormalizer: Sendable {
         return date
     }
 
-    /// Years no alert dates in the Gregorian calendar, and which Iran's and Afghanistan's banks
-    /// (Solar Hijri: "1405/07/09") and Gulf notices (lunar Hijri: "1447/05/12") write.
+    /// Years that no alert's Gregorian date has, and that Iran's and Afghanistan's banks (Solar
+    /// Hijri: "1405/07/09") and Gulf notices (lunar Hijri: "1447/05/12") write.
     static let hijriYears = 1300...1499
 
     /// The Gregorian day of a Hijri date: a year up to 1420 is Solar Hijri (the Persian calendar:
@@ -101,12 +101,13 @@ public struct DateNormalizer: Sendable {
     /// in 2000), so that both calendars' years of the last decades and the next read as written.
     /// Nil for a day the month does not have (no rolling over).
     static func hijri(year: Int, month: Int, day: Int) -> LocalDate? {
-        var hijri = Calendar(identifier: year <= 1420 ? .persian : .islamicUmmAlQura)
+        var calendar = Calendar(identifier: year <= 1420 ? .persian : .islamicUmmAlQura)
         var gregorian = Calendar(identifier: .gregorian)
-        hijri.timeZone = TimeZone(identifier: "UTC")!
-        gregorian.timeZone = hijri.timeZone
-        guard let date = hijri.date(from: DateComponents(year: year, month: month, day: day)),
-              hijri.dateComponents([.year, .month, .day], from: date) == DateComponents(year: year, month: month, day: day)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        gregorian.timeZone = calendar.timeZone
+        let written = DateComponents(year: year, month: month, day: day)
+        guard let date = calendar.date(from: written),
+              calendar.dateComponents([.year, .month, .day], from: date) == written
         else { return nil }
         let parts = gregorian.dateComponents([.year, .month, .day], from: date)
         guard let gYear = parts.year, let gMonth = parts.month, let gDay = parts.day else { return nil }
