@@ -94,6 +94,49 @@ struct FieldLayerTests {
         #expect(none.transaction == nil)
     }
 
+    /// A bank of no country whose parser reads a bare figure, standing aside where other money could
+    /// be the amount (`unless_amount`); the layer's balance role and finder know "Balance".
+    static let figureEngine: RuleEngine = {
+        var ruleSet = RuleSet()
+        var diagnostics: [Diagnostic] = []
+        RuleLoader.load(text: """
+            field_layer: test
+            finders:
+              balance: ['(?i:\\bbalance\\b)[:\\s]*(?<balance>(?:USD|EUR|\\$)\\s?[\\d,.]+\\d)']
+            roles:
+              balance: '(?i:\\bbalance\\b)[:\\s]*$'
+            """, path: "grammars/fields.yaml", into: &ruleSet, diagnostics: &diagnostics)
+        RuleLoader.load(text: """
+            bank: Figure Bank
+            id: fb
+            senders: [FB]
+            parsers:
+              - id: fb.figure
+                direction: credit
+                when: '\\breceived\\b'
+                unless_amount: '(?:USD|EUR|\\$)\\s?\\d'
+                fields:
+                  amount: 'received (?<amount>\\d[\\d,]*\\.\\d\\d)'
+            """, path: "banks/xx/fb.yaml", into: &ruleSet, diagnostics: &diagnostics)
+        precondition(!diagnostics.containsErrors, "\(diagnostics)")
+        return RuleEngine(rules: RuleCompiler.compile(ruleSet).0)
+    }()
+
+    @Test("unless_amount: money that could be the amount keeps the parser aside, a balance's does not")
+    func unlessAmount() throws {
+        func parse(_ text: String) -> ParseOutcome {
+            Self.figureEngine.makeWorker().parse(Message(id: "m", text: text, sender: "FB", channel: .sms))
+        }
+        let t = try #require(parse("You received 12.50. Balance: USD 100.00").transaction)
+        #expect(t.amountText == "12.50" && t.balance == "100.00")
+        // The figure is in the account's currency, which its balance names.
+        #expect(t.currency == "USD" && !t.confidenceParts.contains(.noCurrency))
+        #expect(parse("You received 12.50 of EUR 12.50. Balance: USD 100.00").transaction == nil)
+        // A symbol several currencies share, and no country: the balance's, doubted.
+        let dollars = try #require(parse("You received 12.50. Balance: $100.00").transaction)
+        #expect(dollars.currency == "USD" && dollars.confidenceParts.contains(.ambiguousCurrency))
+    }
+
     @Test("a balance or a reference is looked for after a one-pattern parser's match, within reach")
     func afterTheMatch() throws {
         let near = try parse("Rs.250.00 debited via UPI. Thank you for banking with us. Ref ABC123456")

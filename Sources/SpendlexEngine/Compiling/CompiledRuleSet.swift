@@ -226,11 +226,15 @@ public final class CompiledParser: Sendable {
     let layerFinders: [[CompiledFieldLayer.Finder]]
     /// The parser's `unless`: found in the message, the parser does not read it.
     let unless: Pattern?
+    /// The parser's `unless_amount`: a match of it that no field layer role claims (money that could
+    /// be the amount) keeps the parser from reading the message.
+    let unlessAmount: Pattern?
 
     init(id: String, bankID: String, rule: ParserRule, matcher: FieldMatcher, amount: AmountNormalizer,
          date: DateNormalizer, constants: [FieldName: String], isFallback: Bool, layerFields: [FieldName] = [],
-         layerFinders: [[CompiledFieldLayer.Finder]] = [], unless: Pattern? = nil) {
+         layerFinders: [[CompiledFieldLayer.Finder]] = [], unless: Pattern? = nil, unlessAmount: Pattern? = nil) {
         self.unless = unless
+        self.unlessAmount = unlessAmount
         precondition(layerFinders.isEmpty || layerFinders.count == layerFields.count)
         self.layerFields = layerFields
         self.layerFinders = layerFinders.isEmpty ? layerFields.map { _ in [] } : layerFinders

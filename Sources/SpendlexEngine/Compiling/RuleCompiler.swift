@@ -551,9 +551,14 @@ public enum RuleCompiler {
             guard let compiled = compilePattern(text, expander: &expander, diagnostics: &diagnostics)?.pattern else { return nil }
             unless = compiled
         }
+        var unlessAmount: Pattern?
+        if let text = parser.unlessAmount {
+            guard let compiled = compilePattern(text, expander: &expander, diagnostics: &diagnostics)?.pattern else { return nil }
+            unlessAmount = compiled
+        }
         return CompiledParser(id: id, bankID: bank.id.value, rule: parser, matcher: matcher,
                               amount: amount, date: date, constants: constants, isFallback: bank.isFallback,
-                              layerFields: fromLayer, layerFinders: finders, unless: unless)
+                              layerFields: fromLayer, layerFinders: finders, unless: unless, unlessAmount: unlessAmount)
     }
 
     /// Expands and compiles one pattern; a PCRE2 error is reported inside the written pattern.

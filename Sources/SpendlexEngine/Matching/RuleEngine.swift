@@ -630,13 +630,27 @@ public struct RuleEngine: Sendable {
             text.withUTF8Bytes { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) }
         }
 
+        /// Whether the parser's `unless` finds its pattern in `text`, or its `unless_amount` finds
+        /// money that no field layer role claims (one that could be the amount).
+        func standsAside(_ parser: CompiledParser, from text: String) throws(MatchError) -> Bool {
+            if let unless = parser.unless, try unless.matches(text, scratch: scratch) { return true }
+            guard let unlessAmount = parser.unlessAmount else { return false }
+            let roles = rules.fieldLayer?.roles ?? []
+            var offset = 0
+            while let match = try unlessAmount.firstMatch(in: text, from: offset, scratch: scratch), let whole = match[0] {
+                if roles.isEmpty || role(before: whole.lowerBound, in: text, roles: roles) == nil { return true }
+                offset = max(whole.upperBound, whole.lowerBound + 1)
+            }
+            return false
+        }
+
         /// The raw text of each field the parser finds, or nil when it does not match.
         func extract(_ parser: CompiledParser, from text: String) -> Result<FieldValues?, MatchError> {
             do {
                 switch parser.matcher {
                 case .single(let pattern, let groups):
                     guard let match = try pattern.firstMatch(in: text, scratch: scratch) else { return .success(nil) }
-                    if let unless = parser.unless, try unless.matches(text, scratch: scratch) { return .success(nil) }
+                    if try standsAside(parser, from: text) { return .success(nil) }
                     var raw = FieldValues()
                     raw.span = match[0]
                     for (field, numbers) in groups {
@@ -647,7 +661,7 @@ public struct RuleEngine: Sendable {
                     return .success(raw)
                 case .perField(let gate, let fields):
                     if let gate, try !gate.matches(text, scratch: scratch) { return .success(nil) }
-                    if let unless = parser.unless, try unless.matches(text, scratch: scratch) { return .success(nil) }
+                    if try standsAside(parser, from: text) { return .success(nil) }
                     var raw = FieldValues()
                     for (name, pattern, groups) in fields {
                         if name == .amount, let roles = rules.fieldLayer?.roles, !roles.isEmpty {

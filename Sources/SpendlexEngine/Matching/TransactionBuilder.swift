@@ -47,6 +47,21 @@ enum TransactionBuilder {
             }
         }
 
+        var balance: String?
+        var balanceCurrency: (code: String, certain: Bool)?
+        if let text = value(.balance) {
+            do {
+                // A balance keeps its sign: an overdrawn account reads "-312.40" (or "312.40 DR").
+                let parsed = try parser.amount.normalize(text)
+                // A card number read as the balance is no balance (and is not printed).
+                if CardNumberMasker.mask(parsed.plainString) != parsed.plainString { throw CardNumberAsFigure() }
+                balance = parsed.sign == .negative || parsed.sign == .debit ? "-" + parsed.plainString : parsed.plainString
+                balanceCurrency = parsed.currency.map { ($0, parsed.currencyCertain) }
+            } catch {
+                confidence.insert(.malformedBalance)
+            }
+        }
+
         var currency: String?
         if let text = value(.currency) {
             if let reading = parser.amount.currencies.reading(of: text) {
@@ -67,6 +82,17 @@ enum TransactionBuilder {
                 } else {
                     confidence.insert(.ambiguousCurrency)
                 }
+            }
+        }
+        // A figure written without its currency ("เงินเข้า 999.63 คงเหลือ 8,236.90 บ.", "credited
+        // 1,250.00 ... Avl Bal: USD 4,000.00") is in the account's, which its balance names; a
+        // balance's symbol that several currencies share yields to the country's currency.
+        if currency == nil, value(.amount) != nil, let written = balanceCurrency {
+            if written.certain {
+                currency = written.code
+            } else if defaults.currency == nil {
+                currency = written.code
+                confidence.insert(.ambiguousCurrency)
             }
         }
         currency = currency ?? defaults.currency
@@ -151,19 +177,6 @@ enum TransactionBuilder {
         if account?.type == "card" {
             account?.cardKind = parser.rule.cardKind ?? raw.cardKind
                 ?? ((parser.rule.kind?.value ?? raw.kind) == .cardPayment ? .credit : nil)
-        }
-
-        var balance: String?
-        if let text = value(.balance) {
-            do {
-                // A balance keeps its sign: an overdrawn account reads "-312.40" (or "312.40 DR").
-                let parsed = try parser.amount.normalize(text)
-                // A card number read as the balance is no balance (and is not printed).
-                if CardNumberMasker.mask(parsed.plainString) != parsed.plainString { throw CardNumberAsFigure() }
-                balance = parsed.sign == .negative || parsed.sign == .debit ? "-" + parsed.plainString : parsed.plainString
-            } catch {
-                confidence.insert(.malformedBalance)
-            }
         }
 
         // Digits of other scripts as ASCII ("٠٢٢٠٠٠٦٨٣٧١٦" is 022000683716), before masking: a card

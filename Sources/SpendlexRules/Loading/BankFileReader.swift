@@ -8,7 +8,7 @@ enum BankFileReader {
                            "decimal", "date_order", "fallback", "senders", "subjects", "detect", "personal_senders", "ignore",
                            "parsers"]
     static let parserKeys = ["id", "description", "direction", "kind", "channel", "account_type", "pattern",
-                             "when", "unless", "fields", "required", "layer", "enabled", "examples", "counter_examples"]
+                             "when", "unless", "unless_amount", "fields", "required", "layer", "enabled", "examples", "counter_examples"]
     static let fieldKeys = ["pattern", "value", "format", "decimal"]
     static let exampleKeys = ["text", "sender", "subject", "received_at", "expect"]
     static let counterExampleKeys = ["text", "sender", "subject"]
@@ -155,6 +155,7 @@ enum BankFileReader {
             case "pattern": parser.pattern = reader.pattern(value, key: "pattern")
             case "when": parser.when = reader.pattern(value, key: "when")
             case "unless": parser.unless = reader.pattern(value, key: "unless")
+            case "unless_amount": parser.unlessAmount = reader.pattern(value, key: "unless_amount")
             case "fields": parser.fields = fields(value, with: &reader)
             case "required":
                 parser.required = reader.list(value, key: "required").compactMap {

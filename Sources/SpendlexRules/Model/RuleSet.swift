@@ -168,6 +168,11 @@ public struct ParserRule: Sendable {
     /// A pattern that, found anywhere in the message, keeps this parser from reading it (tried only
     /// when `pattern` or `when` matched): what an earlier parser reads, for a last-resort parser.
     public var unless: PatternText?
+    /// A pattern that keeps this parser from reading a message where it finds money that could be
+    /// the amount: a match the field layer's roles (balance, limit, fee) do not claim. For a
+    /// parser that reads a figure without its currency ("credited 999.63"), a balance's money
+    /// ("remaining 8,236.90 THB") is no reason to stand aside.
+    public var unlessAmount: PatternText?
     /// Field options, and per-field patterns.
     public var fields: [FieldRule]
     /// Fields without which a transaction is `pending` rather than complete; `amount` always is.
