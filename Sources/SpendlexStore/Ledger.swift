@@ -45,7 +45,7 @@ public final class Ledger: Sendable {
         // WAL with synchronous=NORMAL: a crash or kill -9 still leaves a consistent database
         // (the last batches may need writing again, which a re-run does); FULL made every
         // batch wait for an fsync, 20 times slower on the reference corpus.
-        // A 32 MiB page cache: with SQLite's 2 MiB default, the indexes of a ledger of a few
+        // A 32 MiB page cache for the writer: with SQLite's 2 MiB default, the indexes of a ledger of a few
         // hundred thousand transactions were read back from the file for every insert. 64 MiB
         // stored a million SMS no faster (19.8 s either way) and peaked 36 MiB higher; 16 MiB
         // was 5% slower there.
@@ -54,8 +54,13 @@ public final class Ledger: Sendable {
             // ledger's 16 KiB), and journal_size_limit: after a checkpoint resets the WAL, it is cut
             // back to 64 MiB (SQLite otherwise keeps the file at its largest size for ever).
             let pageSize = try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 4096
+            // Readers scan (learning, exports, searches) more than they look up: 8 MiB each. With
+            // 32 MiB, learning after storing the reference corpus filled a reader's cache with
+            // 28 MiB of pages read once while the writer's held its own: the run's peak, 141 MiB
+            // (121 with 8).
+            let cacheKiB = db.configuration.readonly ? 8192 : 32768
             try db.execute(sql: """
-                PRAGMA synchronous = NORMAL; PRAGMA cache_size = -32768;
+                PRAGMA synchronous = NORMAL; PRAGMA cache_size = -\(cacheKiB);
                 PRAGMA wal_autocheckpoint = \((64 << 20) / max(pageSize, 512));
                 PRAGMA journal_size_limit = 67108864
                 """)

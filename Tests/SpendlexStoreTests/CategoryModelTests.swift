@@ -89,6 +89,31 @@ struct CategoryModelTests {
         }
     }
 
+    @Test("learning trains from cursors and categorizes a chunk at a time: every transaction is reached, with the model of the examples held")
+    func learnsInChunks() throws {
+        let merchants = Self.merchants(seed: 11)
+        let taught = Dictionary(merchants.prefix(merchants.count / 2).map { ($0.name, $0.label) }, uniquingKeysWith: { a, _ in a })
+        var rows = transactions(merchants, seed: 11, visits: 50)
+        for index in rows.indices {
+            guard let label = taught[rows[index].merchant ?? ""] else { continue }
+            (rows[index].category, rows[index].subcategory) = (label.category, label.subcategory)
+        }
+        let (ledger, _) = try makeLedger()
+        try ledger.write(rows.map(record), run: nil)
+        let stored = try ledger.transactions().filter { $0.duplicateOf == nil }
+        let toLearn = stored.filter { taught[$0.merchant ?? ""] == nil }
+        #expect(toLearn.count > Ledger.learningChunk)
+        // The model trained from cursors is the model of the examples held in memory, to the bit.
+        let held = CategoryModel(examples: try ledger.categoryExamples().map(\.example))
+        let streamed = try ledger.categoryModel()
+        #expect(streamed.exampleCount == held.exampleCount)
+        for t in toLearn.prefix(50) { #expect(streamed.predict(t.modelFeatures) == held.predict(t.modelFeatures)) }
+
+        let counts = try ledger.learnCategories()
+        #expect(counts.categorized + counts.forReview == toLearn.count)
+        #expect(try ledger.transactions().filter { taught[$0.merchant ?? ""] == nil && $0.duplicateOf == nil && $0.learned == nil }.isEmpty)
+    }
+
     @Test("a correction of one merchant's category changes that merchant's later transactions and no other merchant's")
     func correctionsTeach() throws {
         let merchants = Self.merchants(seed: 11)
