@@ -41,6 +41,16 @@ struct FallbackSubjectTests {
         #expect(!worker.fallbackReadsEmail(subject: "Notificaciones", sender: "news@shop.example"))
     }
 
+    @Test("a subject in a country's own script (a profile's text_cues) names no bank: the e-mail is not read for it")
+    func scriptIsNoBank() {
+        let worker = CardKindTests.bundled.makeWorker()
+        // Kana say Japan, and the text is read as Japanese; but a newsletter in Japanese is no bank's.
+        #expect(!worker.fallbackReadsEmail(subject: "振込予約のご確認", sender: "news@shop.example"))
+        #expect(worker.fallbackReadsEmail(subject: "楽天銀行からのお知らせ", sender: "news@shop.example"))
+        let hebrew = worker.parse(Message(id: "m", text: "חשבון 1234: חויב 120.50 בסופר דוגמה", sender: nil, channel: .sms))
+        #expect(hebrew.transaction?.currency == "ILS", "\(hebrew)")
+    }
+
     @Test("the body's own money first; a subject without figures adds nothing")
     func bodyFirst() throws {
         let t = try #require(parse("Compra por USD 14.20 en SAMPLE TIENDA", subject: "Compra por USD 99.00").transaction)

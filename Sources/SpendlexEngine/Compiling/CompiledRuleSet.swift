@@ -25,6 +25,10 @@ public struct CompiledRuleSet: Sendable {
     /// Each country's text cues (its banks' names, its currency's local forms), by its index into
     /// `countries`; nil for a country without any.
     let countryCues: [Pattern?]
+    /// Each country's `text_cues` (its script, words of its own), by the same index: they say where
+    /// a text is from, not that it names a bank. Without literals to screen for, each is searched
+    /// in a text whose country is inferred.
+    let countryTextCues: [Pattern?]
     /// The cues' literals: a text is searched only for the cues of the countries whose literals it
     /// holds. One alternation of every country's cues took 28 µs per text (PCRE2 tried each of
     /// hundreds of names at every letter), more than the rest of an SMS's parse.
@@ -45,7 +49,8 @@ public struct CompiledRuleSet: Sendable {
     let formatScreen: LiteralScreen
 
     init(banks: [CompiledBank], router: SenderRouter, rules: RuleSet, categorizer: Categorizer? = nil,
-         countries: [CompiledCountry] = [], countryCues: [String?] = [], fieldLayer: CompiledFieldLayer? = nil,
+         countries: [CompiledCountry] = [], countryCues: [String?] = [], countryTextCues: [String?] = [],
+         fieldLayer: CompiledFieldLayer? = nil,
          literals: FragmentLiterals = FragmentLiterals(fragments: [:])) {
         self.banks = banks
         // Looked up for every example a check or a test runs: a search of 1,000 banks' ids each time
@@ -54,6 +59,7 @@ public struct CompiledRuleSet: Sendable {
         // A cue that does not compile on its own compiled nowhere (each is checked when its
         // profile is compiled): it names nothing.
         self.countryCues = countryCues.map { cue in cue.flatMap { try? Pattern("(?:\($0))", options: .duplicateNames, jit: .onFirstMatch) } }
+        self.countryTextCues = countryTextCues.map { cue in cue.flatMap { try? Pattern("(?:\($0))", options: .duplicateNames, jit: .onFirstMatch) } }
         // Two-letter currency forms ("Tk", "Rp") are cues: the screen takes two-letter needles.
         countryCueScreen = LiteralScreen(countryCues.map { $0 ?? "" }, minimumNeedle: 2)
         self.fieldLayer = fieldLayer

@@ -184,7 +184,8 @@ public struct RuleEngine: Sendable {
         /// The country a message from a sender no bank names comes from: the profile whose dialling
         /// prefix (the longest) starts a phone-number sender, or whose sender-id shapes match the
         /// sender, or whose country-code domain ends an e-mail sender's address; else the one whose
-        /// cues (bank names, currency forms) come first in the text. nil when nothing points to one.
+        /// cues (bank names, currency forms, `text_cues`) come first in the text. nil when nothing
+        /// points to one.
         func inferCountry(_ message: Message) -> CompiledCountry? {
             guard !rules.countries.isEmpty else { return nil }
             if let sender = message.sender {
@@ -200,13 +201,15 @@ public struct RuleEngine: Sendable {
                 }
                 if let index { return rules.countries[index] }
             }
-            return countryCued(in: message.text, first: true).map { rules.countries[$0] }
+            return countryCued(in: message.text, first: true, withTextCues: true).map { rules.countries[$0] }
         }
 
         /// The index (in `rules.countries`) of a country whose cue (a bank's name, the currency's own
         /// form before a figure) `text` holds: with `first`, the one whose cue comes first (at the same
         /// place, the first country); else any. nil when the text holds none.
-        func countryCued(in text: String, first: Bool) -> Int? {
+        /// `withTextCues`: the profiles' `text_cues` count too (where a text is from, not whether it
+        /// names a bank).
+        func countryCued(in text: String, first: Bool, withTextCues: Bool = false) -> Int? {
             guard !rules.countryCues.isEmpty else { return nil }
             rules.countryCueScreen.screen(text, into: &literalStarts)
             var found: (offset: Int, country: Int)?
@@ -215,6 +218,15 @@ public struct RuleEngine: Sendable {
                       range.lowerBound < found?.offset ?? Int.max else { continue }
                 if !first { return index }
                 found = (range.lowerBound, index)
+            }
+            if withTextCues {
+                // Only as far as the earliest cue found: a later one would not win.
+                for (index, cue) in rules.countryTextCues.enumerated() {
+                    guard let cue, let range = try? cue.firstRange(in: text, from: 0, upTo: found?.offset ?? text.utf8.count, scratch: scratch),
+                          range.lowerBound < found?.offset ?? Int.max else { continue }
+                    if !first { return index }
+                    found = (range.lowerBound, index)
+                }
             }
             return found?.country
         }

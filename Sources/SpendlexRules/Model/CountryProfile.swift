@@ -28,6 +28,10 @@ public struct CountryProfile: Sendable {
     /// Patterns naming the country's banks and wallets, with or without a rule file: a text
     /// naming one is from here.
     public var bankNames: [PatternText] = []
+    /// Patterns of writing only this country's messages use (its script, words of its language
+    /// no neighbour shares): a text holding one is from here, but names no bank, so that mail
+    /// with such a subject is not read for it as a bank's.
+    public var textCues: [PatternText] = []
     /// Phrases that are never transactions in this country's messages (ignore rules), tried for
     /// each of its banks after the bank's own, and for unknown senders read as from here.
     public var nonTransactions: [IgnoreRule] = []
