@@ -30,4 +30,16 @@ struct CurrencyAfterAmountTests {
     func codeAfter(text: String, amount: String, code: String?) {
         #expect(TransactionBuilder.codeWritten(after: amount, in: text) == code)
     }
+
+    @Test("three capitals glued before a symbol that starts the amount, no letter before them", arguments: [
+        ("Recibimos tu pago de MXN$1,780.54.", "$1,780.54", "MXN"),
+        ("Total CAD$12.00", "$12.00", "CAD"),
+        ("Paid $12.00", "$12.00", nil),
+        ("Paid XMXN$12.00", "$12.00", nil),
+        ("Paid MX$12.00", "$12.00", nil),
+        ("Paid MXN 12.00", "12.00", nil),
+    ] as [(String, String, String?)])
+    func codeBefore(text: String, amount: String, code: String?) {
+        #expect(TransactionBuilder.codeWritten(before: amount, in: text) == code)
+    }
 }
