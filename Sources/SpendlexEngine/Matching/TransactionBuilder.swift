@@ -308,17 +308,6 @@ private struct CardNumberAsFigure: Error {}
 extension TransactionBuilder {
     /// Three capital letters right after the amount as written in the text (a space or two
     /// between, then no letter): `"$350.00"` in `"por $350.00 MXN en"` gives `MXN`.
-    /// The ISO code glued before an amount that starts with a symbol ("MXN$1,780.54": MXN), or nil.
-    static func codeWritten(before amount: String?, in text: String) -> String? {
-        guard let amount, let symbol = amount.unicodeScalars.first, !symbol.properties.isAlphabetic,
-              !(symbol.value >= 0x30 && symbol.value <= 0x39), let found = text.range(of: amount) else { return nil }
-        let before = text[..<found.lowerBound].unicodeScalars
-        let code = before.suffix(3)
-        guard code.count == 3, code.allSatisfy({ $0.value >= 0x41 && $0.value <= 0x5A }) else { return nil }
-        if let previous = before.dropLast(3).last, previous.properties.isAlphabetic { return nil }
-        return String(String.UnicodeScalarView(code))
-    }
-
     static func codeWritten(after amount: String?, in text: String) -> String? {
         guard let amount, !amount.isEmpty, let found = text.range(of: amount) else { return nil }
         var rest = text[found.upperBound...].unicodeScalars.drop { $0 == " " || $0 == "\u{A0}" }
@@ -327,6 +316,17 @@ extension TransactionBuilder {
         guard code.count == 3, code.allSatisfy({ $0.value >= 0x41 && $0.value <= 0x5A }) else { return nil }
         rest = rest.dropFirst(3)
         if let next = rest.first, next.properties.isAlphabetic { return nil }
+        return String(String.UnicodeScalarView(code))
+    }
+
+    /// The ISO code glued before an amount that starts with a symbol ("MXN$1,780.54": MXN), or nil.
+    static func codeWritten(before amount: String?, in text: String) -> String? {
+        guard let amount, let symbol = amount.unicodeScalars.first, !symbol.properties.isAlphabetic,
+              !(symbol.value >= 0x30 && symbol.value <= 0x39), let found = text.range(of: amount) else { return nil }
+        let before = text[..<found.lowerBound].unicodeScalars
+        let code = before.suffix(3)
+        guard code.count == 3, code.allSatisfy({ $0.value >= 0x41 && $0.value <= 0x5A }) else { return nil }
+        if let previous = before.dropLast(3).last, previous.properties.isAlphabetic { return nil }
         return String(String.UnicodeScalarView(code))
     }
 }
