@@ -224,7 +224,6 @@ public struct RuleEngine: Sendable {
                 for (index, cue) in rules.countryTextCues.enumerated() {
                     guard let cue, let range = try? cue.firstRange(in: text, from: 0, upTo: found?.offset ?? text.utf8.count, scratch: scratch),
                           range.lowerBound < found?.offset ?? Int.max else { continue }
-                    if !first { return index }
                     found = (range.lowerBound, index)
                 }
             }

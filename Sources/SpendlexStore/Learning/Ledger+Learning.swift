@@ -36,14 +36,22 @@ extension Ledger {
     /// sure of its words as if every one had been seen that often (the probabilities it gave on the
     /// reference corpus's ledger were then right half as often as they said).
     public func categoryExamples() throws -> [(id: Int64, group: String, example: CategoryModel.Example)] {
-        var examples: [(id: Int64, group: String, example: CategoryModel.Example)] = try pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT \(Self.learningColumns) FROM transactions WHERE \(Self.examplesCondition) ORDER BY id",
-                             arguments: [StoredTransaction.uncategorized]).map(Self.example)
+        try pool.read { db in
+            let sizes = try Self.groupSizes(db)
+            return try Row.fetchAll(db, sql: "SELECT \(Self.learningColumns) FROM transactions WHERE \(Self.examplesCondition) ORDER BY id",
+                                    arguments: [StoredTransaction.uncategorized]).map { Self.example($0, groupSizes: sizes) }
         }
-        var perGroup: [String: Int] = [:]
-        for example in examples { perGroup[example.group, default: 0] += 1 }
-        for index in examples.indices { examples[index].example.weight /= Double(perGroup[examples[index].group]!) }
-        return examples
+    }
+
+    /// The model of the ledger's examples, as `categoryExamples()` gives them, trained from
+    /// cursors without holding them (the same model, to the last bit).
+    private static func trainer(_ db: Database) throws -> CategoryModel.Trainer {
+        let sizes = try groupSizes(db)
+        var trainer = CategoryModel.Trainer()
+        let rows = try Row.fetchCursor(db, sql: "SELECT \(learningColumns) FROM transactions WHERE \(examplesCondition) ORDER BY id",
+                                       arguments: [StoredTransaction.uncategorized])
+        while let row = try rows.next() { trainer.add(example(row, groupSizes: sizes).example) }
+        return trainer
     }
 
     /// Which transactions are examples (see `categoryExamples()`); its argument is the
@@ -52,35 +60,27 @@ extension Ledger {
         duplicate_of IS NULL AND category IS NOT NULL AND category != ? AND (category_source = 'user' OR category_probability IS NULL)
         """
 
-    /// One example, its weight not yet shared with its merchant's other transactions.
-    private static func example(_ row: Row) -> (id: Int64, group: String, example: CategoryModel.Example) {
-        let label = CategoryModel.Label(category: row["category"], subcategory: row["subcategory"])
-        let weight = row["category_source"] as String? == "user" ? CategoryModel.userWeight : 1
-        let id: Int64 = row["id"]
-        let group = RecurringPayments.merchantKey(row["merchant"] as String? ?? "") ?? "#\(id)"
-        return (id, group, CategoryModel.Example(features: Self.features(row), label: label, weight: weight))
-    }
-
-    /// The model of the ledger's examples, as `categoryExamples()` gives them, trained from two
-    /// cursors and never holding them: the merchants' counts first, then the examples one by one,
-    /// in the same order (the same model, to the last bit).
-    private static func trainer(_ db: Database) throws -> CategoryModel.Trainer {
-        var perGroup: [String: Int] = [:]
+    /// How many examples each merchant (its folded key) has, read from a cursor; an example without
+    /// a merchant is a group of its own, not counted here.
+    private static func groupSizes(_ db: Database) throws -> [String: Int] {
+        var sizes: [String: Int] = [:]
         let merchants = try String?.fetchCursor(db, sql: "SELECT merchant FROM transactions WHERE \(examplesCondition)",
                                                 arguments: [StoredTransaction.uncategorized])
         while let merchant = try merchants.next() {
-            // Without a merchant, an example is a group of its own.
-            if let key = RecurringPayments.merchantKey(merchant ?? "") { perGroup[key, default: 0] += 1 }
+            if let key = RecurringPayments.merchantKey(merchant ?? "") { sizes[key, default: 0] += 1 }
         }
-        var trainer = CategoryModel.Trainer()
-        let rows = try Row.fetchCursor(db, sql: "SELECT \(learningColumns) FROM transactions WHERE \(examplesCondition) ORDER BY id",
-                                       arguments: [StoredTransaction.uncategorized])
-        while let row = try rows.next() {
-            var (_, group, example) = Self.example(row)
-            example.weight /= Double(perGroup[group] ?? 1)
-            trainer.add(example)
-        }
-        return trainer
+        return sizes
+    }
+
+    /// One example, its weight shared with its merchant's other examples.
+    private static func example(_ row: Row, groupSizes: [String: Int]) -> (id: Int64, group: String, example: CategoryModel.Example) {
+        let label = CategoryModel.Label(category: row["category"], subcategory: row["subcategory"])
+        let weight = row["category_source"] as String? == "user" ? CategoryModel.userWeight : 1
+        let id: Int64 = row["id"]
+        let key = RecurringPayments.merchantKey(row["merchant"] as String? ?? "")
+        let example = CategoryModel.Example(features: Self.features(row), label: label,
+                                            weight: weight / Double(key.flatMap { groupSizes[$0] } ?? 1))
+        return (id, key ?? "#\(id)", example)
     }
 
     /// Per merchant (its folded key), the category a person last set on one of its transactions.
