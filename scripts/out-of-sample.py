@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""How well the rules read messages nobody had seen when they were written: each gathering round
+of the world corpus read with the rules of the commit before the round was added.
+
+    scripts/out-of-sample.py [--binary PATH] [--with FILE ...] [--last N] [--misses]
+
+For every `Tests/Conformance/world/parts/*.jsonl`, the commit that added it is found with git;
+the rules and grammars of its parent are unpacked into a scratch folder and the round's cases of
+the development part are parsed with them (by the binary given, the release build by default).
+A round's cases were gathered after those rules, so this is the accuracy a rule pack had on
+messages from banks and formats it had not met: the measure a general rule should move.
+
+`--with FILE` appends FILE's parsers (YAML list items, indented as under `parsers:`) to the old
+fallback file before reading, so that a candidate rule can be judged on every past round at once:
+what it gains on rounds it was not written from, and what negatives it lets in. Sealed cases are
+never read (`world-corpus.py` decides which they are); only aggregate figures are printed unless
+`--misses` asks for the development cases still missed.
+"""
+import argparse
+import collections
+import glob
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.abspath(os.path.join(HERE, ".."))
+WORLD = os.path.join(ROOT, "Tests", "Conformance", "world")
+sys.path.insert(0, os.path.join(ROOT, "..", "shared", "conformance"))
+sys.path.insert(0, HERE)
+import score  # noqa: E402
+from importlib import import_module  # noqa: E402
+
+corpus = import_module("world-corpus")
+
+
+def git(*args):
+    return subprocess.run(["git", "-C", ROOT, *args], check=True, capture_output=True, text=True).stdout
+
+
+def adding_commit(path):
+    """The commit that added a part, or None when it is not committed yet."""
+    out = git("log", "--diff-filter=A", "--format=%H", "--", os.path.relpath(path, ROOT)).split()
+    return out[-1] if out else None
+
+
+def unpack_rules(commit, into):
+    archive = subprocess.run(["git", "-C", ROOT, "archive", commit, "rules", "grammars"],
+                             check=True, capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", into], input=archive, check=True)
+
+
+def judge(cases, output):
+    by_id = {}
+    for tx in score.load(output):
+        by_id.setdefault(score.source_id(tx), tx)
+    right = total = rejected = negatives = 0
+    missed = []
+    for case in cases:
+        tx = by_id.get(score.norm_id(case["id"]))
+        if case.get("negative"):
+            negatives += 1
+            rejected += tx is None
+            if tx is not None:
+                missed.append((case, tx))
+            continue
+        expected = {score.ALIASES.get(k, k): v for k, v in (case.get("expected") or {}).items()}
+        if "amount" not in expected:
+            continue
+        total += 1
+        if tx is not None and score.same("amount", expected["amount"], score.actual_value(tx, "amount")):
+            right += 1
+        else:
+            missed.append((case, tx))
+    return right, total, rejected, negatives, missed
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--binary", default=os.path.join(ROOT, ".build", "release", "spendlex"))
+    parser.add_argument("--with", dest="extra", action="append", default=[],
+                        help="a file of fallback parsers to append to each old fallback file")
+    parser.add_argument("--misses", action="store_true", help="print the development cases missed")
+    parser.add_argument("--last", type=int, default=0, help="only the last N rounds")
+    args = parser.parse_args()
+    extra = "".join("\n" + open(path, encoding="utf-8").read() for path in args.extra)
+
+    # Parts added by one commit are read together, with that commit's parent's rules.
+    rounds = collections.OrderedDict()
+    for path in sorted(glob.glob(os.path.join(WORLD, "parts", "*.jsonl"))):
+        commit = adding_commit(path)
+        if commit is None:
+            print(f"{os.path.basename(path)}: not committed, skipped", file=sys.stderr)
+            continue
+        rounds.setdefault(commit, []).append(path)
+    order = {c: int(git("log", "-1", "--format=%ct", c)) for c in rounds}
+    sums = [0, 0, 0, 0]
+    with tempfile.TemporaryDirectory(prefix="spendlex-oos-") as scratch:
+        for commit in sorted(rounds, key=order.get)[-args.last:]:
+            cases = [c for p in rounds[commit] for c in corpus.load(p) if not corpus.sealed(c["id"])]
+            if not cases:
+                continue
+            work = os.path.join(scratch, commit[:12])
+            os.makedirs(work)
+            unpack_rules(commit + "^", work)
+            if extra:
+                with open(os.path.join(work, "rules", "fallback", "generic.yaml"), "a", encoding="utf-8") as f:
+                    f.write(extra)
+            messages = os.path.join(work, "cases.jsonl")
+            with open(messages, "w", encoding="utf-8") as f:
+                f.writelines(json.dumps(c, ensure_ascii=False) + "\n" for c in cases)
+            output = os.path.join(work, "out.jsonl")
+            run = subprocess.run([args.binary, "parse", "--rules", os.path.join(work, "rules"),
+                                  "--rules", os.path.join(work, "grammars"), messages, "-o", output, "--quiet"],
+                                 capture_output=True, text=True)
+            if run.returncode not in (0, 1) or not os.path.exists(output):
+                sys.exit(f"{commit[:7]}: spendlex parse failed ({run.returncode}): {run.stderr.strip()[:400]}")
+            right, total, rejected, negatives, missed = judge(cases, output)
+            for i, n in enumerate((right, total, rejected, negatives)):
+                sums[i] += n
+            names = ", ".join(os.path.basename(p)[:-6] for p in rounds[commit])
+            print(f"{names} (rules of {commit[:7]}^): amount {right}/{total}, negatives rejected {rejected}/{negatives}")
+            if args.misses:
+                for case, tx in missed:
+                    got = f"{tx.get('amount')} by {tx.get('rule')}" if tx else "nothing"
+                    want = "no transaction" if case.get("negative") else case["expected"].get("amount")
+                    print(f"  {case['id']} ({case.get('country')}): want {want}, got {got} | "
+                          + case["text"][:200].replace("\n", " / "))
+    right, total, rejected, negatives = sums
+    print(f"all rounds: amount {right}/{total} = {right / max(total, 1):.3f}, "
+          f"negatives rejected {rejected}/{negatives}")
+
+
+if __name__ == "__main__":
+    main()
