@@ -2,7 +2,7 @@
 """How well the rules read messages nobody had seen when they were written: each gathering round
 of the world corpus read with the rules of the commit before the round was added.
 
-    scripts/out-of-sample.py [--binary PATH] [--with FILE ...] [--last N] [--misses]
+    scripts/out-of-sample.py [--binary PATH] [--with FILE ...] [--add PATH=FILE ...] [--last N] [--misses]
 
 For every `Tests/Conformance/world/parts/*.jsonl`, the commit that added it is found with git;
 the rules and grammars of its parent are unpacked into a scratch folder and the round's cases of
@@ -12,7 +12,8 @@ messages from banks and formats it had not met: the measure a general rule shoul
 
 `--with FILE` appends FILE's parsers (YAML list items, indented as under `parsers:`) to the old
 fallback file before reading, so that a candidate rule can be judged on every past round at once:
-what it gains on rounds it was not written from, and what negatives it lets in. Sealed cases are
+what it gains on rounds it was not written from, and what negatives it lets in. `--add
+PATH=FILE` puts a whole file into each old rule pack (a country profile, a bank file). Sealed cases are
 never read (`world-corpus.py` decides which they are); only aggregate figures are printed unless
 `--misses` asks for the development cases still missed.
 """
@@ -57,6 +58,7 @@ def judge(cases, output):
     for tx in score.load(output):
         by_id.setdefault(score.source_id(tx), tx)
     right = total = rejected = negatives = 0
+    currency_right = currency_total = 0
     missed = []
     for case in cases:
         tx = by_id.get(score.norm_id(case["id"]))
@@ -64,17 +66,23 @@ def judge(cases, output):
             negatives += 1
             rejected += tx is None
             if tx is not None:
-                missed.append((case, tx))
+                missed.append((case, tx, "amount"))
             continue
         expected = {score.ALIASES.get(k, k): v for k, v in (case.get("expected") or {}).items()}
+        if "currency" in expected:
+            currency_total += 1
+            if tx is not None and score.same("currency", expected["currency"], score.actual_value(tx, "currency")):
+                currency_right += 1
+            elif tx is not None:
+                missed.append((case, tx, "currency"))
         if "amount" not in expected:
             continue
         total += 1
         if tx is not None and score.same("amount", expected["amount"], score.actual_value(tx, "amount")):
             right += 1
         else:
-            missed.append((case, tx))
-    return right, total, rejected, negatives, missed
+            missed.append((case, tx, "amount"))
+    return right, total, currency_right, currency_total, rejected, negatives, missed
 
 
 def main():
@@ -82,6 +90,8 @@ def main():
     parser.add_argument("--binary", default=os.path.join(ROOT, ".build", "release", "spendlex"))
     parser.add_argument("--with", dest="extra", action="append", default=[],
                         help="a file of fallback parsers to append to each old fallback file")
+    parser.add_argument("--add", action="append", default=[], metavar="PATH=FILE",
+                        help="copy FILE into each old rule pack at PATH (rules/countries/ua.yaml=ua.yaml)")
     parser.add_argument("--misses", action="store_true", help="print the development cases missed")
     parser.add_argument("--last", type=int, default=0, help="only the last N rounds")
     args = parser.parse_args()
@@ -96,7 +106,7 @@ def main():
             continue
         rounds.setdefault(commit, []).append(path)
     order = {c: int(git("log", "-1", "--format=%ct", c)) for c in rounds}
-    sums = [0, 0, 0, 0]
+    sums = [0] * 6
     with tempfile.TemporaryDirectory(prefix="spendlex-oos-") as scratch:
         for commit in sorted(rounds, key=order.get)[-args.last:]:
             cases = [c for p in rounds[commit] for c in corpus.load(p) if not corpus.sealed(c["id"])]
@@ -108,6 +118,11 @@ def main():
             if extra:
                 with open(os.path.join(work, "rules", "fallback", "generic.yaml"), "a", encoding="utf-8") as f:
                     f.write(extra)
+            for pair in args.add:
+                where, source = pair.split("=", 1)
+                os.makedirs(os.path.dirname(os.path.join(work, where)), exist_ok=True)
+                with open(source, encoding="utf-8") as f, open(os.path.join(work, where), "w", encoding="utf-8") as g:
+                    g.write(f.read())
             messages = os.path.join(work, "cases.jsonl")
             with open(messages, "w", encoding="utf-8") as f:
                 f.writelines(json.dumps(c, ensure_ascii=False) + "\n" for c in cases)
@@ -117,19 +132,21 @@ def main():
                                  capture_output=True, text=True)
             if run.returncode not in (0, 1) or not os.path.exists(output):
                 sys.exit(f"{commit[:7]}: spendlex parse failed ({run.returncode}): {run.stderr.strip()[:400]}")
-            right, total, rejected, negatives, missed = judge(cases, output)
-            for i, n in enumerate((right, total, rejected, negatives)):
+            right, total, currency_right, currency_total, rejected, negatives, missed = judge(cases, output)
+            for i, n in enumerate((right, total, currency_right, currency_total, rejected, negatives)):
                 sums[i] += n
             names = ", ".join(os.path.basename(p)[:-6] for p in rounds[commit])
-            print(f"{names} (rules of {commit[:7]}^): amount {right}/{total}, negatives rejected {rejected}/{negatives}")
+            print(f"{names} (rules of {commit[:7]}^): amount {right}/{total}, currency {currency_right}/{currency_total}, "
+                  f"negatives rejected {rejected}/{negatives}")
             if args.misses:
-                for case, tx in missed:
-                    got = f"{tx.get('amount')} by {tx.get('rule')}" if tx else "nothing"
-                    want = "no transaction" if case.get("negative") else case["expected"].get("amount")
+                for case, tx, field in missed:
+                    got = f"{tx.get(field)} by {tx.get('rule')}" if tx else "nothing"
+                    want = "no transaction" if case.get("negative") else f"{field} {case['expected'].get(field)}"
                     print(f"  {case['id']} ({case.get('country')}): want {want}, got {got} | "
                           + case["text"][:200].replace("\n", " / "))
-    right, total, rejected, negatives = sums
+    right, total, currency_right, currency_total, rejected, negatives = sums
     print(f"all rounds: amount {right}/{total} = {right / max(total, 1):.3f}, "
+          f"currency {currency_right}/{currency_total} = {currency_right / max(currency_total, 1):.3f}, "
           f"negatives rejected {rejected}/{negatives}")
 
 
