@@ -109,19 +109,23 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // What the test targets share: the folder their files go to (Tests/SpendlexTestSupport).
+        .target(name: "SpendlexTestSupport", path: "Tests/SpendlexTestSupport"),
         .testTarget(name: "PCRE2Tests", dependencies: ["PCRE2"]),
         .testTarget(name: "SpendlexRulesTests", dependencies: ["SpendlexRules"], resources: [.copy("Fixtures")]),
         .testTarget(name: "SpendlexEngineTests", dependencies: ["SpendlexEngine"]),
         .testTarget(
-            name: "SpendlexMailTests", dependencies: ["SpendlexMail"],
+            name: "SpendlexMailTests", dependencies: ["SpendlexMail", "SpendlexTestSupport"],
             resources: [.copy("MIME/Fixtures"), .copy("Inputs/InputFixtures")]
         ),
-        .testTarget(name: "SpendlexIMAPTests", dependencies: ["SpendlexIMAP"]),
-        .testTarget(name: "SpendlexStoreTests", dependencies: ["SpendlexStore", "SpendlexMeaning", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "SpendlexIMAPTests", dependencies: ["SpendlexIMAP", "SpendlexTestSupport"]),
+        .testTarget(name: "SpendlexStoreTests", dependencies: [
+            "SpendlexStore", "SpendlexMeaning", "SpendlexTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
         .testTarget(
             name: "SpendlexServerTests",
             dependencies: [
-                "SpendlexServer", "SpendlexStore",
+                "SpendlexServer", "SpendlexStore", "SpendlexTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
@@ -133,7 +137,9 @@ let package = Package(
         ),
         .testTarget(
             name: "SpendlexEndToEndTests",
-            dependencies: ["spendlex", "SpendlexStore", "SpendlexMeaning", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "spendlex", "SpendlexStore", "SpendlexMeaning", "SpendlexTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

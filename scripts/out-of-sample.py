@@ -12,10 +12,11 @@ messages from banks and formats it had not met: the measure a general rule shoul
 
 `--with FILE` appends FILE's parsers (YAML list items, indented as under `parsers:`) to the old
 fallback file before reading, so that a candidate rule can be judged on every past round at once:
-what it gains on rounds it was not written from, and what negatives it lets in. `--add
-PATH=FILE` puts a whole file into each old rule pack (a country profile, a bank file). Sealed cases are
-never read (`world-corpus.py` decides which they are); only aggregate figures are printed unless
-`--misses` asks for the development cases still missed.
+what it gains on rounds it was not written from, and what negatives it lets in. `--add PATH=FILE`
+puts a whole file into each old rule pack (a country profile, a bank file). A candidate may use
+only the fragments the old packs have (the oldest lack some: `--last N` keeps the recent rounds).
+Sealed cases are never read (`world-corpus.py` decides which they are); only aggregate figures are
+printed unless `--misses` asks for the development cases still missed.
 """
 import argparse
 import collections

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SpendlexTestSupport
 
 extension EndToEnd {
     /// `spendlex` run outside the repository: the rules installed beside the binary (the layout
@@ -14,7 +15,7 @@ extension EndToEnd {
 
         init() throws {
             let letters = String(UUID().uuidString.map { $0.wholeNumberValue.map { Character(UnicodeScalar(UInt8(ascii: "g") + UInt8($0))) } ?? $0 })
-            folder = FileManager.default.temporaryDirectory.appendingPathComponent("spendlex-anywhere-\(letters)")
+            folder = TestScratch.root.appendingPathComponent("spendlex-anywhere-\(letters)")
             prefix = folder.appendingPathComponent("prefix")
             work = folder.appendingPathComponent("work")
             let share = prefix.appendingPathComponent("share/spendlex")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SpendlexTestSupport
 
 extension EndToEnd {
     /// `spendlex check-balances` on a ledger filled by `spendlex parse --store`.
@@ -15,7 +16,7 @@ extension EndToEnd {
             """
 
         @Test func aMissingMessageIsABreakOfItsAmount() throws {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("spendlex-balances-\(UUID().uuidString)")
+            let folder = TestScratch.root.appendingPathComponent("spendlex-balances-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: folder) }
             let input = folder.appendingPathComponent("sms.jsonl")
@@ -52,7 +53,7 @@ extension EndToEnd {
         /// A ledger of `text`'s messages in a folder without digits in its name.
         func ledger(of text: String) throws -> (folder: URL, store: String) {
             let letters = String(UUID().uuidString.map { $0.wholeNumberValue.map { Character(UnicodeScalar(UInt8(ascii: "g") + UInt8($0))) } ?? $0 })
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("spendlex-balances-\(letters)")
+            let folder = TestScratch.root.appendingPathComponent("spendlex-balances-\(letters)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let input = folder.appendingPathComponent("sms.jsonl")
             try Data(text.utf8).write(to: input)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SpendlexTestSupport
 
 /// `shared/bench/gen_mbox.py`, which makes the reference corpus: beside the repository (CI clones
 /// main with shared/ next to it), at /work/shared, or where SPENDLEX_GEN_MBOX says.
@@ -14,7 +15,7 @@ func referenceCorpusGenerator() throws -> URL {
 /// `count` reference-corpus mails (gen_mbox.py, seed `seed`) as `corpus.mbox` in a new temporary
 /// folder, with their labels beside (`corpus.mbox.labels.tsv`); the caller removes the folder.
 func generateReferenceCorpus(count: Int, seed: Int) throws -> (folder: URL, mbox: String) {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("spendlex-corpus-\(UUID().uuidString)")
+    let folder = TestScratch.root.appendingPathComponent("spendlex-corpus-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let mbox = folder.appendingPathComponent("corpus.mbox").path
     let generated = try run(URL(fileURLWithPath: "/usr/bin/env"),
@@ -52,7 +53,7 @@ extension EndToEnd {
         init() throws {
             // No digits in the folder's name: printed paths have card-number-like runs masked.
             let letters = String(UUID().uuidString.map { $0.wholeNumberValue.map { Character(UnicodeScalar(UInt8(ascii: "g") + UInt8($0))) } ?? $0 })
-            folder = FileManager.default.temporaryDirectory.appendingPathComponent("spendlex-browse-\(letters)")
+            folder = TestScratch.root.appendingPathComponent("spendlex-browse-\(letters)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             mbox = folder.appendingPathComponent("alerts.mbox")
             store = folder.appendingPathComponent("ledger.sqlite").path

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SpendlexTestSupport
 
 extension EndToEnd {
     /// `spendlex budget` and the report's budgets, through the real binary: the same spent and left
@@ -13,7 +14,7 @@ extension EndToEnd {
 
         @Test("budget and the report agree on spent and left for each category; a broken file is located")
         func agree() throws {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("spendlex-budget-\(UUID().uuidString)")
+            let folder = TestScratch.root.appendingPathComponent("spendlex-budget-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: folder) }
             let store = folder.appendingPathComponent("ledger.sqlite").path

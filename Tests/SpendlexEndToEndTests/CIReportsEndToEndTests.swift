@@ -3,6 +3,7 @@ import Foundation
 import FoundationXML
 #endif
 import Testing
+import SpendlexTestSupport
 
 extension EndToEnd {
     /// `spendlex test --format junit|tap|json`: every example a test case a CI system shows, with its
@@ -95,7 +96,7 @@ extension EndToEnd {
 
         @Test("the pre-commit hook stops a commit whose staged rules fail, with file:line:column, and lets a good one through")
         func preCommitHook() throws {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("spendlex-hook-\(UUID().uuidString)")
+            let folder = TestScratch.root.appendingPathComponent("spendlex-hook-\(UUID().uuidString)")
             let manager = FileManager.default
             try manager.createDirectory(at: folder.appendingPathComponent("rules"), withIntermediateDirectories: true)
             defer { try? manager.removeItem(at: folder) }

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+import SpendlexTestSupport
 
 extension EndToEnd {
     /// `spendlex categorize` over a ledger: fill in, set by hand, recompute without losing what
@@ -8,7 +9,7 @@ extension EndToEnd {
     @Suite("spendlex categorize, end to end", .serialized)
     struct CategorizeEndToEndTests {
         @Test func categorizeSetByHandAndRecompute() throws {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("spendlex-cat-\(UUID().uuidString)")
+            let folder = TestScratch.root.appendingPathComponent("spendlex-cat-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let store = folder.appendingPathComponent("ledger.sqlite").path
             #expect(try spendlex(["parse", "Tests/Fixtures/inputs/ledger-alerts.jsonl", "--store", store, "--quiet"]).status == 0)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SpendlexTestSupport
 
 /// The repository's root, found from this file's path.
 let repositoryRoot = URL(fileURLWithPath: #filePath)
@@ -112,7 +113,7 @@ extension EndToEnd {
         @Test func crlfRuleFileGivesTheSameDiagnostics() throws {
             let original = "Tests/Fixtures/broken-rules/three-faults.yaml"
             let text = try String(contentsOf: repositoryRoot.appendingPathComponent(original), encoding: .utf8)
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("spendlex-crlf-\(UUID().uuidString)")
+            let folder = TestScratch.root.appendingPathComponent("spendlex-crlf-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: folder) }
             let copy = folder.appendingPathComponent("three-faults.yaml")
@@ -199,7 +200,7 @@ extension EndToEnd {
         }
 
         @Test func readsStdinAndWritesAFile() throws {
-            let output = FileManager.default.temporaryDirectory.appendingPathComponent("spendlex-\(UUID().uuidString).jsonl")
+            let output = TestScratch.root.appendingPathComponent("spendlex-\(UUID().uuidString).jsonl")
             let input = #"{"id": "x1", "sender": "VK-AXISBK", "text": "Payment of INR 15000 has been received towards your Axis Bank Credit Card XX0000 on 02-05-26 - Axis Bank"}"#
             let result = try spendlex(["parse", "-", "--output", output.path, "--quiet"], stdin: input + "\n")
             #expect(result.status == 0, "\(result.stderr)")
@@ -221,7 +222,7 @@ extension EndToEnd {
         }
 
         @Test func parsesAMailboxAndAccountsForEveryMessage() throws {
-            let unmatched = FileManager.default.temporaryDirectory.appendingPathComponent("spendlex-\(UUID().uuidString).jsonl")
+            let unmatched = TestScratch.root.appendingPathComponent("spendlex-\(UUID().uuidString).jsonl")
             let result = try spendlex(["parse", "Tests/Fixtures/inputs/mixed.mbox", "--format", "csv",
                                        "--unmatched", unmatched.path])
             #expect(result.status == 0, "\(result.stderr)")
@@ -247,7 +248,7 @@ extension EndToEnd {
             let copy = try String(contentsOf: repositoryRoot.appendingPathComponent("Tests/Fixtures/inputs/mixed.mbox"),
                                   encoding: .utf8)
             let copies = (17 << 20) / copy.utf8.count + 1
-            let path = FileManager.default.temporaryDirectory.appendingPathComponent("spendlex-large-\(UUID().uuidString).mbox")
+            let path = TestScratch.root.appendingPathComponent("spendlex-large-\(UUID().uuidString).mbox")
             try String(repeating: copy + "\n", count: copies).write(to: path, atomically: false, encoding: .utf8)
             defer { try? FileManager.default.removeItem(at: path) }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SpendlexTestSupport
 
 /// An executable on PATH, or nil.
 func executableOnPath(_ name: String) -> URL? {
@@ -32,7 +33,7 @@ extension EndToEnd {
         /// A fresh ledger filled by the real binary from the realistic sample: ten transactions
         /// from six banks in three currencies, one of them reported twice (SMS and push).
         func parsedLedger() throws -> (folder: URL, ledger: String) {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("spendlex-export-\(UUID().uuidString)")
+            let folder = TestScratch.root.appendingPathComponent("spendlex-export-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let ledger = folder.appendingPathComponent("ledger.sqlite").path
             let result = try spendlex(["parse", "Tests/Fixtures/inputs/ledger-alerts.jsonl", "--store", ledger])

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+import SpendlexTestSupport
 
 extension EndToEnd {
     /// `spendlex import` through the real binary: a fixture of every statement format read into the
@@ -149,7 +150,7 @@ extension EndToEnd {
 
         @Test("statement balances become balance assertions that bean-check and ledger-cli accept, with the alerts beside them")
         func exportsAssertStatementBalances() throws {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("spendlex-import-\(UUID().uuidString)")
+            let folder = TestScratch.root.appendingPathComponent("spendlex-import-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let ledger = folder.appendingPathComponent("ledger.sqlite").path
             let alerts = folder.appendingPathComponent("alerts.jsonl")
@@ -204,7 +205,7 @@ extension EndToEnd {
 
         @Test("a profile's example rows run under spendlex test; a wrong expectation fails at its place")
         func profileExamplesAreTests() throws {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("spendlex-profile-\(UUID().uuidString)")
+            let folder = TestScratch.root.appendingPathComponent("spendlex-profile-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let file = folder.appendingPathComponent("acme.yaml")
             try Data("""
@@ -230,7 +231,7 @@ extension EndToEnd {
 
         @Test("a row-pattern profile's examples are lines of the statement's text, run under spendlex test")
         func rowPatternExamplesAreTests() throws {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("spendlex-profile-\(UUID().uuidString)")
+            let folder = TestScratch.root.appendingPathComponent("spendlex-profile-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let file = folder.appendingPathComponent("ragged.yaml")
             try Data(#"""
@@ -261,7 +262,7 @@ extension EndToEnd {
             let file = Self.folder + "odd-layout.csv"
             let unread = try spendlex(["import", file])
             #expect(unread.status == 65, "\(unread.stderr)")
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("spendlex-draft-\(UUID().uuidString)")
+            let folder = TestScratch.root.appendingPathComponent("spendlex-draft-\(UUID().uuidString)")
             let drafted = try spendlex(["suggest", "--statement", file, "--bank-id", "mybank", "--country", "GB",
                                         "--out-dir", folder.path])
             #expect(drafted.status == 0, "\(drafted.stderr)")
@@ -317,7 +318,7 @@ extension EndToEnd {
 
         @Test("a locked PDF, a scanned PDF, an empty file and a file of no statement format are clear errors (exit 65), the others still read")
         func unreadableFiles() throws {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("spendlex-import-\(UUID().uuidString)")
+            let folder = TestScratch.root.appendingPathComponent("spendlex-import-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let empty = folder.appendingPathComponent("empty.csv").path
             let prose = folder.appendingPathComponent("letter.txt").path
@@ -357,7 +358,7 @@ extension EndToEnd {
 
         @Test("a month's statement imported into a ledger holding its alerts adds what they missed and links the rest")
         func statementReconciledWithAlerts() throws {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("spendlex-import-\(UUID().uuidString)")
+            let folder = TestScratch.root.appendingPathComponent("spendlex-import-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let ledger = folder.appendingPathComponent("ledger.sqlite").path
             let alerts = folder.appendingPathComponent("alerts.jsonl")

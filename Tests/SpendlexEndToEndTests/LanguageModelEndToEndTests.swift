@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SpendlexTestSupport
 
 extension EndToEnd {
     /// The optional language model, through the real binary, against a small local server that
@@ -42,7 +43,7 @@ extension EndToEnd {
 
         @Test("unknown merchants asked in a batch; answers checked against the list, remembered, applied; a person's edit kept")
         func asks() throws {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("spendlex-llm-\(UUID().uuidString)")
+            let folder = TestScratch.root.appendingPathComponent("spendlex-llm-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: folder) }
             let script = folder.appendingPathComponent("server.py")

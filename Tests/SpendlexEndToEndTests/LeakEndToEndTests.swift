@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+import SpendlexTestSupport
 
 extension EndToEnd {
     /// Card numbers in every shape, through every output of the real binary: none comes out whole.
@@ -16,7 +17,7 @@ extension EndToEnd {
         /// A folder with a JSON Lines file and an .eml file that carry card numbers in merchants,
         /// ids, senders, subjects, HTML and unmatched texts.
         func inputs() throws -> (folder: URL, files: [String]) {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("spendlex-leak-\(UUID().uuidString)")
+            let folder = TestScratch.root.appendingPathComponent("spendlex-leak-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             var lines: [String] = []
             for (index, shape) in Self.shapes.enumerated() {
@@ -118,7 +119,7 @@ extension EndToEnd {
 
         @Test("merchants that a spreadsheet would run as formulas come out as text in every CSV; amounts stay numbers")
         func formulaInjection() throws {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("spendlex-csv-\(UUID().uuidString)")
+            let folder = TestScratch.root.appendingPathComponent("spendlex-csv-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: folder) }
             let merchants = [#"=HYPERLINK("http://evil.example","Click")"#, "+cmd|' /C calc'!A0", "@SUM(1+1)", "=1+1"]

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SpendlexTestSupport
 
 extension EndToEnd {
     /// The learned category model through the real binary: a person's edits teach it, the next
@@ -14,7 +15,7 @@ extension EndToEnd {
 
         @Test("edits teach the model; the next run categorizes unseen shops of the same kinds; evaluate and explain")
         func editsTeach() throws {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("spendlex-learning-\(UUID().uuidString)")
+            let folder = TestScratch.root.appendingPathComponent("spendlex-learning-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: folder) }
             let store = folder.appendingPathComponent("ledger.sqlite").path
@@ -72,7 +73,7 @@ extension EndToEnd {
 
         @Test("edit --remember writes a row of the person's own categories file that later runs use; one that would change a bundled example is refused")
         func remember() throws {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("spendlex-remember-\(UUID().uuidString)")
+            let folder = TestScratch.root.appendingPathComponent("spendlex-remember-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: folder) }
             let store = folder.appendingPathComponent("ledger.sqlite").path

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+import SpendlexTestSupport
 
 extension EndToEnd {
     /// The ledger through the real binary: incremental runs, and a run killed with SIGKILL in the
@@ -59,7 +60,7 @@ extension EndToEnd {
         let input: URL
 
         init() throws {
-            folder = FileManager.default.temporaryDirectory.appendingPathComponent("spendlex-ledger-\(UUID().uuidString)")
+            folder = TestScratch.root.appendingPathComponent("spendlex-ledger-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             input = folder.appendingPathComponent("inbox.jsonl")
             try Self.inbox(count: 10_000).write(to: input, atomically: true, encoding: .utf8)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SpendlexTestSupport
 
 extension EndToEnd {
     /// The resource limits a user may need to move, through the real binary: each reached limit is
@@ -18,7 +19,7 @@ extension EndToEnd {
             // No digits in the name: the printed path has card-number-like runs masked (see
             // ServiceTestSupport's digitFreeUniqueName, where a UUID's digits once read as one).
             let letters = String(UUID().uuidString.map { $0.wholeNumberValue.map { Character(UnicodeScalar(UInt8(ascii: "g") + UInt8($0))) } ?? $0 })
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("spendlex-limits-\(letters)")
+            let folder = TestScratch.root.appendingPathComponent("spendlex-limits-\(letters)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let url = folder.appendingPathComponent(name)
             try Data(text.utf8).write(to: url)

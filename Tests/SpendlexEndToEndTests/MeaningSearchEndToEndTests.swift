@@ -2,6 +2,7 @@ import Foundation
 import SpendlexMeaning
 import SpendlexStore
 import Testing
+import SpendlexTestSupport
 
 extension EndToEnd {
     @Suite("search by meaning, end to end", .serialized)
@@ -17,7 +18,7 @@ extension EndToEnd {
         }
 
         private func temporaryStore() -> String {
-            FileManager.default.temporaryDirectory.appendingPathComponent("spendlex-meaning-\(UUID().uuidString).sqlite").path
+            TestScratch.root.appendingPathComponent("spendlex-meaning-\(UUID().uuidString).sqlite").path
         }
 
         @Test("'food delivery' ranks Swiggy and Zomato first over Uber and a grocery store; --exact finds none; without the model a notice")
@@ -29,7 +30,7 @@ extension EndToEnd {
                 {"id": "m3", "sender": "VM-HDFCBK", "received_at": "2026-05-04T09:02:00Z", "channel": "sms", "text": "Spent Rs.230 On HDFC Bank Card 4321 At UBER INDIA On 2026-05-04:09:01:10.Not You? To Block+Reissue Call 18002586161/SMS BLOCK CC 4321 to 7308080808"}
                 {"id": "m4", "sender": "VM-HDFCBK", "received_at": "2026-05-05T18:40:00Z", "channel": "sms", "text": "Spent Rs.1840 On HDFC Bank Card 4321 At BIGBASKET On 2026-05-05:18:39:02.Not You? To Block+Reissue Call 18002586161/SMS BLOCK CC 4321 to 7308080808"}
                 """
-            let input = FileManager.default.temporaryDirectory.appendingPathComponent("spendlex-meaning-\(UUID().uuidString).jsonl")
+            let input = TestScratch.root.appendingPathComponent("spendlex-meaning-\(UUID().uuidString).jsonl")
             try (messages + "\n").write(to: input, atomically: true, encoding: .utf8)
             let store = temporaryStore()
             defer { try? FileManager.default.removeItem(at: input); try? FileManager.default.removeItem(atPath: store) }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SpendlexTestSupport
 
 extension EndToEnd {
     /// `--output` writes into the path it is given, as a shell redirect would.
@@ -9,7 +10,7 @@ extension EndToEnd {
         /// file and renames it over the path; `-o /dev/null`, run as root, replaced the null device
         /// with a regular file. A symlink shows the same fault without touching the machine's /dev.
         @Test func outputThroughASymlinkWritesItsTarget() throws {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("spendlex-out-\(UUID().uuidString)")
+            let folder = TestScratch.root.appendingPathComponent("spendlex-out-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: folder) }
             let target = folder.appendingPathComponent("target.jsonl")

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+import SpendlexTestSupport
 
 extension EndToEnd {
     /// `spendlex people` on a household's folder through the real binary: add (password on stdin),
@@ -9,7 +10,7 @@ extension EndToEnd {
     struct PeopleEndToEndTests {
         @Test("add, list, export and remove a person: the export holds their ledger and entry, removal leaves nothing")
         func lifecycle() throws {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("spendlex-people-\(UUID().uuidString)")
+            let folder = TestScratch.root.appendingPathComponent("spendlex-people-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: folder) }
             let household = folder.appendingPathComponent("household").path
             let added = try spendlex(["people", "add", "ana@example.com", "--people", household, "--device", "phone"],

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SpendlexTestSupport
 
 extension EndToEnd {
     /// `spendlex recurring` and the report's section for it, through the real binary, on a year of
@@ -46,7 +47,7 @@ extension EndToEnd {
 
         @Test("recurring finds the planted payments and no shopping, in text and JSON; the report has a section for them")
         func findsPlantedPayments() throws {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("spendlex-recurring-\(UUID().uuidString)")
+            let folder = TestScratch.root.appendingPathComponent("spendlex-recurring-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: folder) }
             let input = folder.appendingPathComponent("year.jsonl")

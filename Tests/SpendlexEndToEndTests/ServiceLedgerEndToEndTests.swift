@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import GRDB
 import Testing
+import SpendlexTestSupport
 
 extension EndToEnd {
     /// `spendlex serve` and `spendlex parse --store` on one ledger, and the service killed with
@@ -87,7 +88,7 @@ extension EndToEnd {
         let folder: URL
 
         init() throws {
-            folder = FileManager.default.temporaryDirectory.appendingPathComponent("spendlex-service-\(UUID().uuidString)")
+            folder = TestScratch.root.appendingPathComponent("spendlex-service-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         }
 

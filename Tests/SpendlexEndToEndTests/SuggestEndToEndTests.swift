@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SpendlexTestSupport
 
 extension EndToEnd {
     @Suite("spendlex suggest, end to end", .serialized)
@@ -7,7 +8,7 @@ extension EndToEnd {
         /// A fresh `rules/banks/<country>` folder in a temporary directory, so the schema comment's
         /// relative path has the usual shape.
         private func bankFolder(country: String) throws -> URL {
-            let folder = FileManager.default.temporaryDirectory
+            let folder = TestScratch.root
                 .appendingPathComponent("spendlex-suggest-\(UUID().uuidString)/rules/banks/\(country)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             return folder
@@ -92,7 +93,7 @@ extension EndToEnd {
         /// both pass `spendlex test`, and parsing the file with them added only improves its results.
         @Test func aMixedUnmatchedFileGivesOneDraftPerBankAndRefusesTheRest() throws {
             let input = repositoryRoot.appendingPathComponent("Tests/Fixtures/inputs/suggest-mixed-unmatched.jsonl")
-            let root = FileManager.default.temporaryDirectory.appendingPathComponent("spendlex-suggest-\(UUID().uuidString)")
+            let root = TestScratch.root.appendingPathComponent("spendlex-suggest-\(UUID().uuidString)")
             let drafts = root.appendingPathComponent("drafts")
             defer { try? FileManager.default.removeItem(at: root) }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SpendlexIMAP
+import SpendlexTestSupport
 
 @Suite("Mailbox credentials")
 struct MailboxCredentialsTests {
@@ -24,7 +25,7 @@ struct MailboxCredentialsTests {
 
     @Test("the environment first, then netrc, then the prompt; none gives an error naming the three")
     func order() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("netrc-\(UUID().uuidString)")
+        let folder = TestScratch.root.appendingPathComponent("netrc-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let netrcPath = folder.appendingPathComponent("netrc").path

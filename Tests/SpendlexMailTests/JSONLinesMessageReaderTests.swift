@@ -2,10 +2,11 @@ import Foundation
 import Testing
 import SpendlexEngine
 @testable import SpendlexMail
+import SpendlexTestSupport
 
 /// Writes `text` to a temporary file and returns its path.
 func temporaryFile(_ text: String, name: String = "messages.jsonl") throws -> String {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("spendlex-tests-\(UUID().uuidString)")
+    let folder = TestScratch.root.appendingPathComponent("spendlex-tests-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let url = folder.appendingPathComponent(name)
     try text.write(to: url, atomically: true, encoding: .utf8)

@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import SpendlexServer
 import Testing
+import SpendlexTestSupport
 
 /// The playground's routes (`spendlex playground`): the page, the nearest parser and catastrophic
 /// patterns in `/rules/try`, saving a file (checked, reloaded, confined to the rules folder), a
@@ -29,7 +30,7 @@ struct PlaygroundTests {
 
     /// A service started as the playground does, over a copy of the bundled rules.
     static func playground() throws -> (TestService, rules: URL) {
-        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("spendlex-playground-test-\(digitFreeUniqueName())")
+        let copy = TestScratch.root.appendingPathComponent("spendlex-playground-test-\(digitFreeUniqueName())")
         try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
         for name in ["rules", "grammars"] {
             try FileManager.default.copyItem(at: repositoryRoot.appendingPathComponent(name), to: copy.appendingPathComponent(name))

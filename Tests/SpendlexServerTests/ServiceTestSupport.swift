@@ -5,6 +5,7 @@ import HummingbirdTesting
 import SpendlexServer
 import SpendlexStore
 import Testing
+import SpendlexTestSupport
 
 /// The repository's root, for its rules and grammars.
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -24,7 +25,7 @@ struct TemporaryFolder {
     let url: URL
 
     init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("spendlex-server-\(digitFreeUniqueName())")
+        url = TestScratch.root.appendingPathComponent("spendlex-server-\(digitFreeUniqueName())")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
 

@@ -2,13 +2,14 @@ import Foundation
 import GRDB
 import Testing
 @testable import SpendlexStore
+import SpendlexTestSupport
 
 /// A ledger written by an earlier version, with card numbers the masker then left whole.
 @Suite("masking card numbers already stored")
 struct CardNumberMigrationTests {
     @Test("opening an older ledger masks card numbers in merchants, notes, senders, nicknames and mappings")
     func olderLedgerIsMasked() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ledger-\(UUID().uuidString)")
+        let folder = TestScratch.root.appendingPathComponent("ledger-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("ledger.sqlite").path

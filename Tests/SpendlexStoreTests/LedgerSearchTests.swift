@@ -3,6 +3,7 @@ import GRDB
 import Testing
 @testable import SpendlexEngine
 @testable import SpendlexStore
+import SpendlexTestSupport
 
 /// A message record with its text, as a batch run stores it.
 private func texted(_ t: Transaction, text: String, sender: String = "VM-HDFCBK", subject: String? = nil) -> MessageRecord {
@@ -134,7 +135,7 @@ struct LedgerSearchTests {
 
     @Test("a ledger written before the index gets it, built from what it holds")
     func olderLedgerIndexed() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ledger-\(UUID().uuidString)")
+        let folder = TestScratch.root.appendingPathComponent("ledger-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("ledger.sqlite").path

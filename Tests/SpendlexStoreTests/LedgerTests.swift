@@ -4,6 +4,7 @@ import Testing
 @testable import SpendlexEngine
 import SpendlexRules
 @testable import SpendlexStore
+import SpendlexTestSupport
 
 /// A transaction as the engine would build it, with only the fields a test cares about.
 func transaction(_ id: String, channel: MessageChannel = .sms, received: String? = nil, bank: String = "hdfc",
@@ -34,7 +35,7 @@ func record(_ t: Transaction) -> MessageRecord {
 
 /// A fresh ledger in a temporary folder.
 func makeLedger() throws -> (Ledger, String) {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ledger-\(UUID().uuidString)")
+    let folder = TestScratch.root.appendingPathComponent("ledger-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let path = folder.appendingPathComponent("ledger.sqlite").path
     return (try Ledger(path: path), path)

@@ -3,6 +3,7 @@ import GRDB
 import Testing
 @testable import SpendlexEngine
 @testable import SpendlexStore
+import SpendlexTestSupport
 
 /// The merchant as captured is kept beside the cleaned one, in the ledger too.
 @Suite("the merchant as captured")
@@ -20,7 +21,7 @@ struct MerchantRawTests {
 
     @Test("a ledger written before the column existed opens, its rows without one")
     func olderLedgerOpens() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ledger-\(UUID().uuidString)")
+        let folder = TestScratch.root.appendingPathComponent("ledger-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("ledger.sqlite").path

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SpendlexMail
+import SpendlexTestSupport
 
 /// Fixtures, temporary files and item helpers for the input reader tests.
 enum InputTestSupport {
@@ -17,7 +18,7 @@ enum InputTestSupport {
 
     /// A new empty directory under the system's temporary directory.
     static func temporaryDirectory() throws -> String {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("spendlex-inputs-\(UUID().uuidString)")
+        let url = TestScratch.root.appendingPathComponent("spendlex-inputs-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url.path
     }

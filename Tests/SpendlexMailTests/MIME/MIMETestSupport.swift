@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SpendlexMail
+import SpendlexTestSupport
 
 /// Shared plumbing of the MIME tests: fixtures, temporary directories, running the
 /// Python oracle, splitting an mbox.
@@ -20,7 +21,7 @@ enum MIMETestSupport {
 
     /// A new empty directory under the system's temporary directory.
     static func temporaryDirectory(_ label: String) throws -> URL {
-        let url = FileManager.default.temporaryDirectory
+        let url = TestScratch.root
             .appendingPathComponent("spendlex-mime-\(label)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
@@ -32,7 +33,7 @@ enum MIMETestSupport {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3"] + arguments
         let output = Pipe()
-        let errorFile = FileManager.default.temporaryDirectory
+        let errorFile = TestScratch.root
             .appendingPathComponent("spendlex-mime-python-\(UUID().uuidString).err")
         _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
         let errorHandle = try FileHandle(forWritingTo: errorFile)

@@ -3,6 +3,7 @@ import Testing
 @testable import SpendlexEngine
 @testable import SpendlexMail
 import SpendlexRules
+import SpendlexTestSupport
 
 @Suite("Statement readers")
 struct StatementReaderTests {
@@ -153,7 +154,7 @@ struct StatementReaderTests {
             let description = day % 997 == 0 ? "\"SHOP \"\"\(day)\"\", AISLE\nTWO\"" : "SHOP \(day)"
             text += "\(String(format: "%02d", day % 28 + 1))/11/2026,\(description),7.00,\(balance).00\r\n"
         }
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("chunks-\(UUID().uuidString).csv").path
+        let path = TestScratch.root.appendingPathComponent("chunks-\(UUID().uuidString).csv").path
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         #expect(text.utf8.count > 2 << 20)
         let options = StatementOptions(country: "IN")
@@ -178,7 +179,7 @@ struct StatementReaderTests {
 
     @Test("a UTF-8 file that ends in a character of several bytes, with no line break, is streamed")
     func lastCharacterOfSeveralBytes() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("end-\(UUID().uuidString).csv").path
+        let path = TestScratch.root.appendingPathComponent("end-\(UUID().uuidString).csv").path
         try Data("Date,Amount,Description\n2026-11-02,-3.50,Café".utf8).write(to: URL(fileURLWithPath: path))
         #expect(StatementReader.utf8TextHead(path) != nil)
         var streamed: [StatementEntry] = []
@@ -187,7 +188,7 @@ struct StatementReaderTests {
     }
 
     @Test func aByteOrderMarkIsNoPartOfTheFirstHeaderCell() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("bom-\(UUID().uuidString).csv").path
+        let path = TestScratch.root.appendingPathComponent("bom-\(UUID().uuidString).csv").path
         try Data([0xEF, 0xBB, 0xBF] + Array("Date,Description,Amount\n2026-11-02,Coffee,-3.50\n".utf8)).write(to: URL(fileURLWithPath: path))
         var streamed: [StatementEntry] = []
         _ = try StatementReader.stream(path: path, options: StatementOptions()) { streamed.append($0) }
