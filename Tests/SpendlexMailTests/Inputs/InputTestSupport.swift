@@ -16,7 +16,7 @@ enum InputTestSupport {
         Array(try Data(contentsOf: URL(fileURLWithPath: fixture(name))))
     }
 
-    /// A new empty directory under the system's temporary directory.
+    /// A new empty directory in the test process's scratch folder (`TestScratch.root`).
     static func temporaryDirectory() throws -> String {
         let url = TestScratch.root.appendingPathComponent("spendlex-inputs-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)

@@ -19,7 +19,7 @@ enum MIMETestSupport {
         return directory.appendingPathComponent(name)
     }
 
-    /// A new empty directory under the system's temporary directory.
+    /// A new empty directory in the test process's scratch folder (`TestScratch.root`).
     static func temporaryDirectory(_ label: String) throws -> URL {
         let url = TestScratch.root
             .appendingPathComponent("spendlex-mime-\(label)-\(UUID().uuidString)")
