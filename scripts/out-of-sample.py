@@ -55,35 +55,38 @@ def unpack_rules(commit, into):
 
 
 def judge(cases, output):
+    """Counts of the round's cases read right (amount, currency, negatives rejected, each with its
+    total), and the cases read wrong with the field that was."""
     by_id = {}
     for tx in score.load(output):
         by_id.setdefault(score.source_id(tx), tx)
-    right = total = rejected = negatives = 0
-    currency_right = currency_total = 0
+    counts = collections.Counter()
     missed = []
     for case in cases:
         tx = by_id.get(score.norm_id(case["id"]))
         if case.get("negative"):
-            negatives += 1
-            rejected += tx is None
-            if tx is not None:
+            counts["negatives"] += 1
+            if tx is None:
+                counts["rejected"] += 1
+            else:
                 missed.append((case, tx, "amount"))
             continue
         expected = {score.ALIASES.get(k, k): v for k, v in (case.get("expected") or {}).items()}
-        if "currency" in expected:
-            currency_total += 1
-            if tx is not None and score.same("currency", expected["currency"], score.actual_value(tx, "currency")):
-                currency_right += 1
-            elif tx is not None:
-                missed.append((case, tx, "currency"))
-        if "amount" not in expected:
-            continue
-        total += 1
-        if tx is not None and score.same("amount", expected["amount"], score.actual_value(tx, "amount")):
-            right += 1
-        else:
-            missed.append((case, tx, "amount"))
-    return right, total, currency_right, currency_total, rejected, negatives, missed
+        for field in ("amount", "currency"):
+            if field not in expected:
+                continue
+            counts[field + " total"] += 1
+            if tx is not None and score.same(field, expected[field], score.actual_value(tx, field)):
+                counts[field] += 1
+            elif tx is not None or field == "amount":
+                missed.append((case, tx, field))
+    return counts, missed
+
+
+def figures(counts):
+    return (f"amount {counts['amount']}/{counts['amount total']}, "
+            f"currency {counts['currency']}/{counts['currency total']}, "
+            f"negatives rejected {counts['rejected']}/{counts['negatives']}")
 
 
 def main():
@@ -107,7 +110,7 @@ def main():
             continue
         rounds.setdefault(commit, []).append(path)
     order = {c: int(git("log", "-1", "--format=%ct", c)) for c in rounds}
-    sums = [0] * 6
+    sums = collections.Counter()
     with tempfile.TemporaryDirectory(prefix="spendlex-oos-") as scratch:
         for commit in sorted(rounds, key=order.get)[-args.last:]:
             cases = [c for p in rounds[commit] for c in corpus.load(p) if not corpus.sealed(c["id"])]
@@ -133,22 +136,17 @@ def main():
                                  capture_output=True, text=True)
             if run.returncode not in (0, 1) or not os.path.exists(output):
                 sys.exit(f"{commit[:7]}: spendlex parse failed ({run.returncode}): {run.stderr.strip()[:400]}")
-            right, total, currency_right, currency_total, rejected, negatives, missed = judge(cases, output)
-            for i, n in enumerate((right, total, currency_right, currency_total, rejected, negatives)):
-                sums[i] += n
+            counts, missed = judge(cases, output)
+            sums += counts
             names = ", ".join(os.path.basename(p)[:-6] for p in rounds[commit])
-            print(f"{names} (rules of {commit[:7]}^): amount {right}/{total}, currency {currency_right}/{currency_total}, "
-                  f"negatives rejected {rejected}/{negatives}")
+            print(f"{names} (rules of {commit[:7]}^): {figures(counts)}")
             if args.misses:
                 for case, tx, field in missed:
                     got = f"{tx.get(field)} by {tx.get('rule')}" if tx else "nothing"
                     want = "no transaction" if case.get("negative") else f"{field} {case['expected'].get(field)}"
                     print(f"  {case['id']} ({case.get('country')}): want {want}, got {got} | "
                           + case["text"][:200].replace("\n", " / "))
-    right, total, currency_right, currency_total, rejected, negatives = sums
-    print(f"all rounds: amount {right}/{total} = {right / max(total, 1):.3f}, "
-          f"currency {currency_right}/{currency_total} = {currency_right / max(currency_total, 1):.3f}, "
-          f"negatives rejected {rejected}/{negatives}")
+    print(f"all rounds: {figures(sums)} (amount {sums['amount'] / max(sums['amount total'], 1):.3f})")
 
 
 if __name__ == "__main__":
