@@ -22,6 +22,7 @@ struct CountryProfileTests {
             profile: CA
             currency: CAD
             date_order: ymd
+            timezone: America/Toronto
             bank_names: ['(?i)\\bDesjardins\\b']
             """),
         ("banks/ng/tb.yaml", """
@@ -46,6 +47,7 @@ struct CountryProfileTests {
                 fields:
                   amount: '%{MONEY_ANY:amount}'
                   date: '(?<date>\\d{1,4}[/-]\\d{1,2}[/-]\\d{1,4})'
+                  time: '(?<time>\\d{1,2}:\\d{2})'
                 examples: [{text: "You spent €5.00", expect: {amount: "5.00"}}]
             """),
     ]
@@ -127,6 +129,46 @@ struct CountryProfileTests {
         let worker = Self.engine().0.makeWorker()
         #expect(worker.inferCountry(Message(id: "m", text: "hi", sender: "alerts@bank.com.ng", channel: .email))?.code == "NG")
         #expect(worker.inferCountry(Message(id: "m", text: "hi", sender: "alerts@bank.com", channel: .email)) == nil)
+    }
+
+    @Test("an app's package name is a reversed domain: its country-code label names the country")
+    func appPackage() {
+        let cases: [(String, String?)] = [
+            ("mx.openbank.modelbank", "MX"), ("ar.com.bancar.uala", "AR"), ("uk.co.monzo", "GB"),
+            ("co.com.bancolombia.app", "CO"), ("com.nu.production", nil), ("co.mona.android", nil),
+            ("io.example.wallet", nil), ("Mercado Pago", nil), ("VM-HDFCBK", nil), ("mx", nil), ("mx..bank", nil),
+        ]
+        for (sender, code) in cases {
+            #expect(SenderDomain.countryCode(ofAppPackage: sender) == code, "\(sender)")
+        }
+        #expect(SenderDomain.countryCode(ofEmailSender: "mx.openbank.modelbank") == nil)
+    }
+
+    @Test("a sender that names a bank, or an app package whose words do, names the bank's country")
+    func bankNamedBySender() {
+        let worker = Self.engine().0.makeWorker()
+        for sender in ["Desjardins", "com.desjardins.mobile"] {
+            #expect(worker.inferCountry(Message(id: "m", text: "hi", sender: sender, channel: .sms))?.code == "CA", "\(sender)")
+        }
+        #expect(worker.inferCountry(Message(id: "m", text: "hi", sender: "com.example.wallet", channel: .sms)) == nil)
+    }
+
+    @Test("a time the text gives later than the arrival's, in the country's zone, was the day before")
+    func timeAfterArrival() throws {
+        let worker = Self.engine().0.makeWorker()
+        func read(_ text: String, arrived: String) throws -> Transaction {
+            try #require(worker.parse(Message(id: "m", text: text, sender: "55123",
+                                              receivedAt: try Date(arrived, strategy: .iso8601), channel: .sms)).transaction)
+        }
+        // 05:30 UTC is 00:30 in Toronto: "23:10" was the evening before.
+        let late = try read("Desjardins: you spent $45.20 at 23:10", arrived: "2026-11-05T05:30:00Z")
+        #expect(late.date?.description == "2026-11-04" && late.time?.description == "23:10")
+        // A few minutes' skew between the bank's clock and the phone's is the same day.
+        let skew = try read("Desjardins: you spent $45.20 at 00:40", arrived: "2026-11-05T05:30:00Z")
+        #expect(skew.date?.description == "2026-11-05")
+        // No country, no zone: the arrival's UTC clock says nothing about the text's.
+        let unknown = try read("You spent €5.00 at 23:10", arrived: "2026-11-05T05:30:00Z")
+        #expect(unknown.date?.description == "2026-11-05")
     }
 
     @Test("a shared symbol with no country to decide it is a doubt, not a silent guess")

@@ -235,7 +235,8 @@ public struct RuleEngine: Sendable {
 
         /// The index (in `rules.countries`) of the country a sender names: the longest dialling
         /// prefix of a phone number ("+" and 8 digits or more, spaces and dashes allowed), a
-        /// profile's sender-id shape, or an e-mail address's country-code domain.
+        /// profile's sender-id shape, an e-mail address's or an app package's country-code domain,
+        /// or a bank of the country named in it.
         func countryIndex(ofSender sender: String) -> Int? {
             var digits: [UInt8] = []
             var isPhone = sender.utf8.first == UInt8(ascii: "+")
@@ -264,10 +265,13 @@ public struct RuleEngine: Sendable {
             }) {
                 return index
             }
-            if let code = SenderDomain.countryCode(ofEmailSender: sender) {
+            if let code = SenderDomain.countryCode(ofEmailSender: sender) ?? SenderDomain.countryCode(ofAppPackage: sender) {
                 return rules.countries.firstIndex { $0.code == code }
             }
-            return nil
+            // A sender that names a bank ("Bancolombia", or an app's package "com.nequi.MobileApp"
+            // read as its words): the country of the bank.
+            let words = SenderDomain.isAppPackage(sender) ? sender.replacingOccurrences(of: ".", with: " ") : sender
+            return countryCued(in: words, first: true)
         }
 
         /// Parses a message as if it came from `bankID`, skipping sender routing: how a

@@ -145,6 +145,13 @@ enum TransactionBuilder {
             // Not a real date: the arrival time is no substitute for what the text got wrong.
         } else if let arrival {
             date = arrival.date
+            // An alert arrives after its transaction: a time the text gives more than an hour later
+            // than the arrival's ("… 22:53" arriving at 01:54 in Riyadh) was the day before. Only in
+            // a known time zone: with none, the arrival's clock is UTC's, not the text's.
+            if let written = time, let arrived = arrival.time, let day = date, defaults.country != nil,
+               Self.minutes(written) > Self.minutes(arrived) + 60 {
+                date = LocalDate(daysSinceEpoch: day.daysSinceEpoch - 1)
+            }
             if time == nil { time = arrival.time }
             confidence.insert(.dateFromArrival)
         } else {
@@ -277,6 +284,9 @@ enum TransactionBuilder {
 
     /// The local date and time of an instant in a zone, by arithmetic on days since
     /// 1970 (a `Calendar` per message cost more than the whole match).
+    /// Minutes since midnight.
+    static func minutes(_ time: LocalTime) -> Int { time.hour * 60 + time.minute }
+
     static func local(_ date: Date, in zone: TimeZone) -> (date: LocalDate?, time: LocalTime?) {
         let seconds = Int(date.timeIntervalSince1970.rounded(.down)) + zone.secondsFromGMT(for: date)
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
