@@ -342,6 +342,13 @@ private struct Affixes {
     var currency: String?
     var currencyCertain = true
 
+    /// Whether a hyphen, an en dash or an em dash starts at `index`.
+    static func isWholeDash(_ text: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {
+        guard index < text.count else { return false }
+        let c = NormalizingText.scalar(in: text, at: index).scalar
+        return c == "-" || c == "\u{2013}" || c == "\u{2014}"
+    }
+
     /// Reads a prefix or suffix given as UTF-8 bytes.
     mutating func read(_ text: UnsafeBufferPointer<UInt8>, isPrefix: Bool, raw: String, scope: CurrencyScope)
         throws(FieldError)
@@ -360,6 +367,12 @@ private struct Affixes {
             switch c {
             case "/" where !isPrefix && i + 1 < end && text[i + 1] == UInt8(ascii: "-"):
                 i += 2  // Indian "Rs. 500/-": the amount is whole.
+                continue
+            case _ where (c == "." || c == ",") && !isPrefix && i == 0 && Self.isWholeDash(text, at: i + length):
+                // A dash for the decimals, right after the figure: the amount is whole (Central
+                // European "14.000,-" and "10,--", Swiss "Fr. 10.–").
+                i += length
+                while i < end, Self.isWholeDash(text, at: i) { i += NormalizingText.scalar(in: text, at: i).length }
                 continue
             case "-", "\u{2212}":
                 try setSign(.negative, raw)
