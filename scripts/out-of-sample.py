@@ -2,7 +2,8 @@
 """How well the rules read messages nobody had seen when they were written: each gathering round
 of the world corpus read with the rules of the commit before the round was added.
 
-    scripts/out-of-sample.py [--binary PATH] [--with FILE ...] [--add PATH=FILE ...] [--last N] [--misses]
+    scripts/out-of-sample.py [--binary PATH] [--with FILE ...] [--add PATH=FILE ...]
+                             [--fragment NAME=FILE ...] [--last N] [--misses]
 
 For every `Tests/Conformance/world/parts/*.jsonl`, the commit that added it is found with git;
 the rules and grammars of its parent are unpacked into a scratch folder and the round's cases of
@@ -10,6 +11,8 @@ the development part are parsed with them (by the binary given, the release buil
 A round's cases were gathered after those rules, so this is the accuracy a rule pack had on
 messages from banks and formats it had not met: the measure a general rule should move.
 
+`--fragment NAME=FILE` replaces a grammar fragment's one-line definition in every old pack by
+FILE's text (the quoted YAML value), so that a change to a shared fragment is judged the same way.
 `--with FILE` appends FILE's parsers (YAML list items, indented as under `parsers:`) to the old
 fallback file before reading, so that a candidate rule can be judged on every past round at once:
 what it gains on rounds it was not written from, and what negatives it lets in. `--add PATH=FILE`
@@ -54,6 +57,21 @@ def unpack_rules(commit, into):
     subprocess.run(["tar", "-x", "-C", into], input=archive, check=True)
 
 
+def replace_fragment(grammars, name, definition):
+    """Replaces the one-line definition of fragment `name` in an unpacked pack's grammars by
+    `definition` (the YAML value, quoted as in the file). A pack without the fragment is left as it is."""
+    prefix = f"  {name}: "
+    for path in glob.glob(os.path.join(grammars, "*.yaml")):
+        with open(path, encoding="utf-8") as f:
+            lines = f.readlines()
+        for index, line in enumerate(lines):
+            if line.startswith(prefix):
+                lines[index] = prefix + definition + "\n"
+                with open(path, "w", encoding="utf-8") as f:
+                    f.writelines(lines)
+                return
+
+
 def judge(cases, output):
     """Counts of the round's cases read right (amount, currency, negatives rejected, each with its
     total), and the cases read wrong with the field that was."""
@@ -96,6 +114,8 @@ def main():
                         help="a file of fallback parsers to append to each old fallback file")
     parser.add_argument("--add", action="append", default=[], metavar="PATH=FILE",
                         help="copy FILE into each old rule pack at PATH (rules/countries/ua.yaml=ua.yaml)")
+    parser.add_argument("--fragment", action="append", default=[], metavar="NAME=FILE",
+                        help="replace grammar fragment NAME's one-line definition in each old pack by FILE's text")
     parser.add_argument("--misses", action="store_true", help="print the development cases missed")
     parser.add_argument("--last", type=int, default=0, help="only the last N rounds")
     args = parser.parse_args()
@@ -122,6 +142,10 @@ def main():
             if extra:
                 with open(os.path.join(work, "rules", "fallback", "generic.yaml"), "a", encoding="utf-8") as f:
                     f.write(extra)
+            for pair in args.fragment:
+                name, source = pair.split("=", 1)
+                replace_fragment(os.path.join(work, "grammars"), name,
+                                 open(source, encoding="utf-8").read().strip())
             for pair in args.add:
                 where, source = pair.split("=", 1)
                 os.makedirs(os.path.dirname(os.path.join(work, where)), exist_ok=True)
