@@ -282,11 +282,11 @@ enum TransactionBuilder {
         }
     }
 
-    /// The local date and time of an instant in a zone, by arithmetic on days since
-    /// 1970 (a `Calendar` per message cost more than the whole match).
     /// Minutes since midnight.
     static func minutes(_ time: LocalTime) -> Int { time.hour * 60 + time.minute }
 
+    /// The local date and time of an instant in a zone, by arithmetic on days since
+    /// 1970 (a `Calendar` per message cost more than the whole match).
     static func local(_ date: Date, in zone: TimeZone) -> (date: LocalDate?, time: LocalTime?) {
         let seconds = Int(date.timeIntervalSince1970.rounded(.down)) + zone.secondsFromGMT(for: date)
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
