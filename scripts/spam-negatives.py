@@ -25,12 +25,16 @@ import os
 import subprocess
 import sys
 import tempfile
+from importlib import import_module
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, ".."))
 PARTS = os.path.join(ROOT, "Tests", "Conformance", "spam", "parts")
 # Read in full while the first rules against spam were written, before this split existed.
 DEVELOPMENT_ONLY = {"uci"}
+
+sys.path.insert(0, HERE)
+out_of_sample = import_module("out-of-sample")
 
 
 def is_sealed(case, part):
@@ -62,20 +66,18 @@ def read(cases, binary, rev, work):
     command = [binary, "parse", messages, "-o", os.path.join(work, "out.jsonl"), "--quiet"]
     cwd = ROOT
     if rev:
-        archive = subprocess.run(["git", "-C", ROOT, "archive", rev, "rules", "grammars"],
-                                 check=True, capture_output=True).stdout
-        subprocess.run(["tar", "-x", "-C", work], input=archive, check=True)
+        out_of_sample.unpack_rules(rev, work)
         command[2:2] = ["--rules", os.path.join(work, "rules"), "--rules", os.path.join(work, "grammars")]
         cwd = work
     run = subprocess.run(command, capture_output=True, text=True, cwd=cwd)
     if run.returncode not in (0, 1):
         sys.exit(f"spendlex parse failed ({run.returncode}): {run.stderr.strip()[:400]}")
-    read = {}
+    transactions = {}
     with open(os.path.join(work, "out.jsonl"), encoding="utf-8") as f:
         for line in f:
             tx = json.loads(line)
-            read[tx["source"]["id"]] = tx
-    return read
+            transactions[tx["source"]["id"]] = tx
+    return transactions
 
 
 def main():
