@@ -54,11 +54,11 @@ struct TestHousehold {
         return (person.id, try household.makeKey(personID: person.id, scope: scope, name: "test").key)
     }
 
-    func live<Value: Sendable>(_ test: @Sendable (any TestClientProtocol) async throws -> Value) async throws -> Value {
+    func live<Value: Sendable>(_ test: @Sendable (LiveClient) async throws -> Value) async throws -> Value {
         var logger = Logger(label: "spendlex-test")
         logger.logLevel = .warning
         defer { folder.remove() }
-        return try await service.makeApplication(logger: logger).test(.live, test)
+        return try await service.makeApplication(logger: logger).liveTest(test)
     }
 }
 

@@ -59,11 +59,11 @@ struct TestService {
 
     /// Runs `test` against the service listening on loopback, over real HTTP.
     func live<Value: Sendable>(logger given: Logger? = nil,
-                               _ test: @Sendable (any TestClientProtocol) async throws -> Value) async throws -> Value {
+                               _ test: @Sendable (LiveClient) async throws -> Value) async throws -> Value {
         var logger = given ?? Logger(label: "spendlex-test")
         if given == nil { logger.logLevel = .warning }
         defer { folder.remove() }
-        return try await service.makeApplication(logger: logger).test(.live, test)
+        return try await service.makeApplication(logger: logger).liveTest(test)
     }
 }
 
@@ -86,7 +86,7 @@ struct JSONReply: @unchecked Sendable {
     var errorCode: String? { at("error", "code") as? String }
 }
 
-extension TestClientProtocol {
+extension LiveClient {
     /// Sends a request with the API key (if any) and a JSON body (if any).
     func call(_ method: HTTPRequest.Method, _ uri: String, key: String?, json body: String? = nil,
               headers extra: [(String, String)] = []) async throws -> JSONReply {

@@ -40,7 +40,7 @@ struct WebhookTests {
     @Test("a new transaction is POSTed once delivered, after a failed attempt; duplicates are not sent")
     func deliveredWithRetry() async throws {
         let receiver = Receiver(failFirst: 1)
-        try await receiver.application().test(.live) { hookClient in
+        try await receiver.application().liveTest { hookClient in
             let port = try #require(hookClient.port)
             let folder = try TemporaryFolder()
             defer { folder.remove() }
@@ -55,7 +55,7 @@ struct WebhookTests {
             let key = try service.keys!.create(name: "test").key
             var logger = Logger(label: "spendlex-test")
             logger.logLevel = .critical
-            try await service.makeApplication(logger: logger).test(.live) { client in
+            try await service.makeApplication(logger: logger).liveTest { client in
                 let stored = try await client.call(.post, "/messages", key: key, json: MessagesRouteTests.metroSMS)
                 let id = try #require(stored.at("transaction", "id") as? Int)
                 _ = try await client.call(.post, "/messages", key: key, json: MessagesRouteTests.metroSMS)  // a duplicate
