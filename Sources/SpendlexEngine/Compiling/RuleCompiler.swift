@@ -302,6 +302,11 @@ public enum RuleCompiler {
         var other: [String] = []
         for form in sorted {
             if form.unicodeScalars.allSatisfy(\.isASCII) && form.first?.isLetter == true { latin.append(form) } else { other.append(form) }
+            // A dollar form of two or more letters is also written with a space before its sign:
+            // "RD $925.00", "US $ 40" (an e-mail table's currency cell before the amount's).
+            if form.count >= 3, form.hasSuffix("$"), form.dropLast().allSatisfy({ $0.isASCII && $0.isLetter }) {
+                latin.append(form.dropLast() + " $")
+            }
         }
         // A Latin form glued to a figure before it ("6.50BYN") is money; glued to digits on both
         // sides ("XJ42KD1L0P", a transaction code) it is not.

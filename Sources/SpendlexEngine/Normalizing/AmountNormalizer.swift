@@ -415,10 +415,31 @@ private struct Affixes {
                 if d == "-" || d == "\u{2212}" || d == "+" || d == "(" || d == ")" { break }
                 j += dLength
             }
-            try readWord(String(decoding: UnsafeBufferPointer(rebasing: text[i..<j]), as: UTF8.self),
-                         raw: raw, scope: scope)
+            var word = String(decoding: UnsafeBufferPointer(rebasing: text[i..<j]), as: UTF8.self)
+            // "RD $925.00", "US $ 40": a dollar form's letters apart from its sign are one form.
+            if let (joined, next) = Self.spacedDollarForm(word, in: text, after: j, scope: scope) {
+                word = joined
+                j = next
+            }
+            try readWord(word, raw: raw, scope: scope)
             i = j
         }
+    }
+
+    /// `word` and the "$" after the spaces following it as one currency form ("RD" and "$" as
+    /// "RD$"), and where that "$" ends; nil unless `word` is two or more ASCII letters and the
+    /// joined form is a currency. Tables write these forms with letters and sign joined; people
+    /// and e-mail tables ("<td>RD</td><td>$925.00</td>") put a space between.
+    private static func spacedDollarForm(_ word: String, in text: UnsafeBufferPointer<UInt8>, after end: Int,
+                                         scope: CurrencyScope) -> (String, Int)? {
+        guard word.utf8.count >= 2, word.utf8.allSatisfy({ ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A }) else { return nil }
+        var k = end
+        while k < text.count, NormalizingText.isSpace(NormalizingText.scalar(in: text, at: k).scalar) {
+            k += NormalizingText.scalar(in: text, at: k).length
+        }
+        guard k > end, k < text.count, text[k] == UInt8(ascii: "$") else { return nil }
+        let joined = word + "$"
+        return scope.reading(of: joined) == nil ? nil : (joined, k + 1)
     }
 
     /// The currency written between brackets from `start` (just after the opening one), and where

@@ -85,6 +85,10 @@ struct AmountNormalizerTests {
         ("USD 5", "5", nil, "USD"),
         ("US$ 12", "12", nil, "USD"),
         ("US$12", "12", nil, "USD"),
+        // A dollar form's letters apart from its sign ("RD $925.00", an e-mail table's two cells).
+        ("RD $925.00", "925.00", nil, "DOP"),
+        ("US $ 40", "40", nil, "USD"),
+        ("NZ  $7.10", "7.10", nil, "NZD"),
         ("$12.50", "12.50", nil, "USD"),
         ("$.05", "0.05", nil, "USD"),
         ("£3.20", "3.20", nil, "GBP"),
@@ -245,6 +249,7 @@ struct AmountNormalizerTests {
         ("-12 CR", .auto, "amount.invalid"),
         ("12 USD EUR", .auto, "amount.invalid"),
         ("$12 €", .auto, "amount.invalid"),
+        ("EUR $12", .auto, "amount.invalid"),  // no form "EUR$": two currencies
         ("foo 12", .auto, "amount.invalid"),
         ("12 apples", .auto, "amount.invalid"),
         ("Amt: 12", .auto, "amount.invalid"),
