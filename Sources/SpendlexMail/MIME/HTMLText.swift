@@ -9,7 +9,8 @@ import Darwin
 ///
 /// - Block elements (p, div, br, tr, li, h1–h6, table, blockquote, …) become line breaks,
 ///   paragraph-like ones (p, h1–h6, table, blockquote, hr) a blank line.
-/// - Table cells on one line are separated by " | ".
+/// - Table cells on one line are separated by " | ". A table whose first row names its columns
+///   and whose next rows hold values is written as labelled lines, one per cell (`HTMLColumnTable`).
 /// - Named (the whole HTML5 table, so all of HTML 4), decimal and hex character references
 ///   are decoded; no-break spaces become plain spaces, so `Rs.&nbsp;500` reads `Rs. 500`.
 /// - Script, style, title (so all of the head's text), template and comments are dropped.
@@ -60,7 +61,9 @@ public enum HTMLText {
         var converter = HTMLTextConverter(input: bytes)
         defer { converter.output.deallocate() }
         converter.run()
-        return (converter.output.string(), converter.referencesFromU0300)
+        let text = converter.output.string()
+        // A column table needs a header row and a row of values, three cells or more each.
+        return (converter.cellSeparators >= 4 ? HTMLColumnTable.labelled(text) : text, converter.referencesFromU0300)
     }
 }
 
@@ -163,6 +166,8 @@ struct HTMLTextConverter {
     private var preDepth = 0
     /// Whether a character reference wrote a scalar from U+0300 on.
     private(set) var referencesFromU0300 = false
+    /// How many " | " between cells were written.
+    private(set) var cellSeparators = 0
 
     init(input: UnsafeRawBufferPointer) {
         self.input = input
@@ -282,6 +287,7 @@ struct HTMLTextConverter {
                 output.append(MIMEBytes.space)
                 output.append(UInt8(ascii: "|"))
                 output.append(MIMEBytes.space)
+                cellSeparators += 1
             }
             pendingCell = false
             pendingSpace = false

@@ -33,6 +33,21 @@ struct HTMLTextTests {
         ("<table><tr><td>Amount</td><td>Rs. 5</td></tr><tr><th>Card</th><td>XX12</td></tr></table>",
          "Amount | Rs. 5\nCard | XX12"),
         ("<table><tr><td></td><td>only</td><td> </td></tr></table>", "only"),
+        // A column table (a header row of names over rows of values): one labelled line per cell.
+        ("<table><tr><th>Fecha</th><th>Moneda</th><th>Monto</th><th>Comercio</th></tr>"
+         + "<tr><td>06/04/2026</td><td>RD</td><td>$925.00</td><td>SAMPLE TIENDA</td></tr></table>",
+         "Fecha: 06/04/2026\nMoneda: RD\nMonto: $925.00\nComercio: SAMPLE TIENDA"),
+        ("<table><tr><td>Date</td><td>Description</td><td>Amount</td></tr>"
+         + "<tr><td>12/11</td><td>SHOP A</td><td>-4.50</td></tr><tr><td>13/11</td><td>SHOP B</td><td>-2.00</td></tr></table>",
+         "Date: 12/11\nDescription: SHOP A\nAmount: -4.50\nDate: 13/11\nDescription: SHOP B\nAmount: -2.00"),
+        // Not a column table: labels with their colons beside their values; a row with an empty
+        // cell (its values would pair with the wrong names); a header with no row of values.
+        ("<table><tr><td>Amount:</td><td>SGD 4.00</td></tr><tr><td>Merchant:</td><td>SHOP</td></tr></table>",
+         "Amount: | SGD 4.00\nMerchant: | SHOP"),
+        ("<table><tr><td>Date</td><td>Merchant</td><td>Amount</td></tr><tr><td>12/11</td><td></td><td>4.50</td></tr></table>",
+         "Date | Merchant | Amount\n12/11 | 4.50"),
+        ("<table><tr><td>Date</td><td>Merchant</td><td>Amount</td></tr><tr><td>see</td><td>below</td><td>here</td></tr></table>",
+         "Date | Merchant | Amount\nsee | below | here"),
         ("<tr><td><table><tr><td>nested</td></tr></table></td><td>cell</td></tr>", "nested\n\ncell"),
         // Dropped: script, style, title, comments, doctype, processing instructions.
         ("<script>var a = '<p>x</p>';</script>text<style>p { color: red }</style>",
