@@ -24,6 +24,7 @@ struct CountryProfileTests {
             date_order: ymd
             timezone: America/Toronto
             bank_names: ['(?i)\\bDesjardins\\b']
+            likely_cues: ['(?i)\\bbonjour\\b']
             """),
         ("banks/ng/tb.yaml", """
             bank: Test Bank
@@ -151,6 +152,20 @@ struct CountryProfileTests {
             #expect(worker.inferCountry(Message(id: "m", text: "hi", sender: sender, channel: .sms))?.code == "CA", "\(sender)")
         }
         #expect(worker.inferCountry(Message(id: "m", text: "hi", sender: "com.example.wallet", channel: .sms)) == nil)
+    }
+
+    @Test("a likely cue places a text nothing else places; a sender, a bank's name or a currency form wins over it")
+    func likelyCues() throws {
+        let worker = Self.engine().0.makeWorker()
+        func country(_ text: String, sender: String? = nil) -> String? {
+            worker.inferCountry(Message(id: "m", text: text, sender: sender, channel: .sms))?.code
+        }
+        #expect(country("Bonjour, you spent $45.20") == "CA")
+        #expect(country("Bonjour: Zenith Bank, you spent 450.00") == "NG")
+        #expect(country("Bonjour, you spent $45.20", sender: "+2348031234567") == "NG")
+        #expect(country("You spent $45.20") == nil)
+        let t = try #require(parse("Bonjour, you spent $45.20", sender: nil).transaction)
+        #expect(t.currency == "CAD" && t.confidenceParts.contains(.countryInferred))
     }
 
     @Test("a time the text gives later than the arrival's, in the country's zone, was the day before")

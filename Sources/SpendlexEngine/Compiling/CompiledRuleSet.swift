@@ -29,6 +29,9 @@ public struct CompiledRuleSet: Sendable {
     /// a text is from, not that it names a bank. Without literals to screen for, each is searched
     /// in a text whose country is inferred.
     let countryTextCues: [Pattern?]
+    /// Each country's `likely_cues`, by the same index: searched only in a text that no sender,
+    /// cue or text cue places.
+    let countryLikelyCues: [Pattern?]
     /// The cues' literals: a text is searched only for the cues of the countries whose literals it
     /// holds. One alternation of every country's cues took 28 µs per text (PCRE2 tried each of
     /// hundreds of names at every letter), more than the rest of an SMS's parse.
@@ -50,6 +53,7 @@ public struct CompiledRuleSet: Sendable {
 
     init(banks: [CompiledBank], router: SenderRouter, rules: RuleSet, categorizer: Categorizer? = nil,
          countries: [CompiledCountry] = [], countryCues: [String?] = [], countryTextCues: [String?] = [],
+         countryLikelyCues: [String?] = [],
          fieldLayer: CompiledFieldLayer? = nil,
          literals: FragmentLiterals = FragmentLiterals(fragments: [:])) {
         self.banks = banks
@@ -60,6 +64,7 @@ public struct CompiledRuleSet: Sendable {
         // profile is compiled): it names nothing.
         self.countryCues = countryCues.map { cue in cue.flatMap { try? Pattern("(?:\($0))", options: .duplicateNames, jit: .onFirstMatch) } }
         self.countryTextCues = countryTextCues.map { cue in cue.flatMap { try? Pattern("(?:\($0))", options: .duplicateNames, jit: .onFirstMatch) } }
+        self.countryLikelyCues = countryLikelyCues.map { cue in cue.flatMap { try? Pattern("(?:\($0))", options: .duplicateNames, jit: .onFirstMatch) } }
         // Two-letter currency forms ("Tk", "Rp") are cues: the screen takes two-letter needles.
         countryCueScreen = LiteralScreen(countryCues.map { $0 ?? "" }, minimumNeedle: 2)
         self.fieldLayer = fieldLayer

@@ -40,7 +40,7 @@ public enum RuleCompiler {
         let world = worldProfile(ruleSet.countries)
         let banks = compileBanks(ruleSet, world: world, layer: fieldLayer, lanes: lanes, expander: &expander,
                                  diagnostics: &diagnostics)
-        let (countries, cues, textCues) = compileCountries(ruleSet, layer: fieldLayer, lanes: lanes, expander: &expander,
+        let (countries, cues, textCues, likelyCues) = compileCountries(ruleSet, layer: fieldLayer, lanes: lanes, expander: &expander,
                                                            diagnostics: &diagnostics)
         diagnostics += expander.diagnostics
         var categorizer: Categorizer?
@@ -78,7 +78,7 @@ public enum RuleCompiler {
         }
         let router = SenderRouter(banks: ruleSet.banks)
         return (CompiledRuleSet(banks: banks, router: router, rules: ruleSet, categorizer: categorizer, countries: countries,
-                                countryCues: cues, countryTextCues: textCues, fieldLayer: fieldLayer, literals: expander.literals),
+                                countryCues: cues, countryTextCues: textCues, countryLikelyCues: likelyCues, fieldLayer: fieldLayer, literals: expander.literals),
                 deduplicated(diagnostics))
     }
 
@@ -175,9 +175,9 @@ public enum RuleCompiler {
     /// diagnostics are the fallback's own, already reported.
     private static func compileCountries(_ ruleSet: RuleSet, layer: CompiledFieldLayer?, lanes: Int?,
                                          expander: inout GrammarExpander,
-                                         diagnostics: inout [Diagnostic]) -> ([CompiledCountry], [String?], [String?]) {
+                                         diagnostics: inout [Diagnostic]) -> ([CompiledCountry], [String?], [String?], [String?]) {
         let fallbacks = ruleSet.banks.filter(\.isFallback)
-        guard !fallbacks.isEmpty else { return ([], [], []) }
+        guard !fallbacks.isEmpty else { return ([], [], [], []) }
         let withoutProfile = Set(ruleSet.banks.compactMap { $0.country?.uppercased() })
             .subtracting(ruleSet.countries.map(\.country.value)).sorted()
         let profiles = ruleSet.countries + withoutProfile.map(CountryProfile.unwritten)
@@ -205,7 +205,7 @@ public enum RuleCompiler {
             return compileCountry(profile, fallbacks: copies, sharedCurrencies: sharedCurrencies,
                                   expander: &expander, diagnostics: &diagnostics)
         }
-        return (compiled.map(\.country), compiled.map(\.cues), compiled.map(\.textCues))
+        return (compiled.map(\.country), compiled.map(\.cues), compiled.map(\.textCues), compiled.map(\.likelyCues))
     }
 
     /// The field layer's finders: each pattern's value is its capture named like the field,
@@ -248,7 +248,7 @@ public enum RuleCompiler {
     /// text names the country (its banks' names, its currency's code and local forms).
     private static func compileCountry(_ profile: CountryProfile, fallbacks: [CompiledBank], sharedCurrencies: Set<String>,
                                        expander: inout GrammarExpander, diagnostics: inout [Diagnostic])
-        -> (country: CompiledCountry, cues: String?, textCues: String?) {
+        -> (country: CompiledCountry, cues: String?, textCues: String?, likelyCues: String?) {
         func compilePlain(_ text: PatternText) -> Pattern? {
             compilePattern(text, expander: &expander, diagnostics: &diagnostics)?.pattern
         }
@@ -272,8 +272,11 @@ public enum RuleCompiler {
         let country = CompiledCountry(code: code, phonePrefixes: profile.phonePrefixes.map { String($0.dropFirst()) },
                                       senders: profile.senders.compactMap(compilePlain), fallbacks: fallbacks)
         let textCues = profile.textCues.compactMap { compilePattern($0, expander: &expander, diagnostics: &diagnostics)?.expanded.text }
-        return (country, cues.isEmpty ? nil : cues.map { "(?:\($0))" }.joined(separator: "|"),
-                textCues.isEmpty ? nil : textCues.map { "(?:\($0))" }.joined(separator: "|"))
+        let likelyCues = profile.likelyCues.compactMap { compilePattern($0, expander: &expander, diagnostics: &diagnostics)?.expanded.text }
+        func oneOf(_ patterns: [String]) -> String? {
+            patterns.isEmpty ? nil : patterns.map { "(?:\($0))" }.joined(separator: "|")
+        }
+        return (country, oneOf(cues), oneOf(textCues), oneOf(likelyCues))
     }
 
     static let worldCurrencyName = "WORLD_CURRENCY"

@@ -184,8 +184,8 @@ public struct RuleEngine: Sendable {
         /// The country a message from a sender no bank names comes from: the profile whose dialling
         /// prefix (the longest) starts a phone-number sender, or whose sender-id shapes match the
         /// sender, or whose country-code domain ends an e-mail sender's address; else the one whose
-        /// cues (bank names, currency forms, `text_cues`) come first in the text. nil when nothing
-        /// points to one.
+        /// cues (bank names, currency forms, `text_cues`) come first in the text; else, as a prior,
+        /// the one whose `likely_cues` do. nil when nothing points to one.
         func inferCountry(_ message: Message) -> CompiledCountry? {
             guard !rules.countries.isEmpty else { return nil }
             if let sender = message.sender {
@@ -201,7 +201,20 @@ public struct RuleEngine: Sendable {
                 }
                 if let index { return rules.countries[index] }
             }
-            return countryCued(in: message.text, first: true, withTextCues: true).map { rules.countries[$0] }
+            if let index = countryCued(in: message.text, first: true, withTextCues: true) { return rules.countries[index] }
+            return countryLikely(in: message.text).map { rules.countries[$0] }
+        }
+
+        /// The country whose `likely_cues` match first in a text nothing else places (at the same
+        /// place, the first country), or nil.
+        func countryLikely(in text: String) -> Int? {
+            var found: (offset: Int, country: Int)?
+            for (index, cue) in rules.countryLikelyCues.enumerated() {
+                guard let cue, let range = try? cue.firstRange(in: text, from: 0, upTo: text.utf8.count, scratch: scratch),
+                      range.lowerBound < found?.offset ?? Int.max else { continue }
+                found = (range.lowerBound, index)
+            }
+            return found?.country
         }
 
         /// The index (in `rules.countries`) of a country whose cue (a bank's name, the currency's own

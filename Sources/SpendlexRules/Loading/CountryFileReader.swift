@@ -5,7 +5,8 @@ import Yams
 /// in `grammars/spendlex-rules.schema.json`; keep the two in step.
 enum CountryFileReader {
     static let keys = ["profile", "name", "description", "currency", "symbols", "decimal", "date_order", "timezone",
-                       "languages", "phone_prefixes", "senders", "bank_names", "text_cues", "non_transactions", "examples"]
+                       "languages", "phone_prefixes", "senders", "bank_names", "text_cues", "likely_cues",
+                       "non_transactions", "examples"]
 
     /// A profile is the file with a `profile` key.
     static func isProfile(_ keys: Set<String>) -> Bool { keys.contains("profile") }
@@ -78,6 +79,8 @@ enum CountryFileReader {
                 profile.bankNames = reader.list(node, key: "bank_names").compactMap { reader.pattern($0, key: "a bank name") }
             case "text_cues":
                 profile.textCues = reader.list(node, key: "text_cues").compactMap { reader.pattern($0, key: "a text cue") }
+            case "likely_cues":
+                profile.likelyCues = reader.list(node, key: "likely_cues").compactMap { reader.pattern($0, key: "a likely cue") }
             case "non_transactions":
                 for (index, item) in reader.list(node, key: "non_transactions").enumerated() {
                     if let rule = BankFileReader.ignoreRule(item, number: index + 1, bank: prefix, with: &reader) {

@@ -32,6 +32,11 @@ public struct CountryProfile: Sendable {
     /// no neighbour shares): a text holding one is from here, but names no bank, so that mail
     /// with such a subject is not read for it as a bank's.
     public var textCues: [PatternText] = []
+    /// Patterns of writing several countries share and this one the most (Spanish text with "$"
+    /// grouped 1,234.56: most such texts are Mexican): a text nothing else places (no sender, bank,
+    /// currency form or text cue) is read as from here. A prior, not evidence: the country stays a
+    /// doubt in the confidence.
+    public var likelyCues: [PatternText] = []
     /// Phrases that are never transactions in this country's messages (ignore rules), tried for
     /// each of its banks after the bank's own, and for unknown senders read as from here.
     public var nonTransactions: [IgnoreRule] = []
