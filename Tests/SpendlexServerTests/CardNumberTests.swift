@@ -22,7 +22,7 @@ struct CardNumberTests {
         let card = Self.card
         let replies = try await test.live(logger: logger) { client in
             let sms = #"{"sender": "VM-HDFCBK", "text": "Spent Rs.10290 On HDFC Bank Card \#(card) At EAZYDINE \#(card) On 2026-05-02:22:26:01."}"#
-            let unmatched = #"{"sender": "VM-HDFCBK", "text": "Your card \#(card) was blocked"}"#
+            let unmatched = #"{"sender": "VM-HDFCBK", "text": "Your card \#(card) was renewed"}"#
             let email = jsonString("From: alerts@hdfcbank.net\r\nSubject: Card \(card)\r\nMessage-ID: <\(card)@x>\r\n\r\nCard \(card) used")
             var texts: [String] = []
             for (method, path, body) in [
