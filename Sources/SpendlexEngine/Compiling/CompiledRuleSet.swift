@@ -62,9 +62,12 @@ public struct CompiledRuleSet: Sendable {
         bankByID = Dictionary(banks.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
         // A cue that does not compile on its own compiled nowhere (each is checked when its
         // profile is compiled): it names nothing.
-        self.countryCues = countryCues.map { cue in cue.flatMap { try? Pattern("(?:\($0))", options: .duplicateNames, jit: .onFirstMatch) } }
-        self.countryTextCues = countryTextCues.map { cue in cue.flatMap { try? Pattern("(?:\($0))", options: .duplicateNames, jit: .onFirstMatch) } }
-        self.countryLikelyCues = countryLikelyCues.map { cue in cue.flatMap { try? Pattern("(?:\($0))", options: .duplicateNames, jit: .onFirstMatch) } }
+        func compiled(_ cues: [String?]) -> [Pattern?] {
+            cues.map { cue in cue.flatMap { try? Pattern("(?:\($0))", options: .duplicateNames, jit: .onFirstMatch) } }
+        }
+        self.countryCues = compiled(countryCues)
+        self.countryTextCues = compiled(countryTextCues)
+        self.countryLikelyCues = compiled(countryLikelyCues)
         // Two-letter currency forms ("Tk", "Rp") are cues: the screen takes two-letter needles.
         countryCueScreen = LiteralScreen(countryCues.map { $0 ?? "" }, minimumNeedle: 2)
         self.fieldLayer = fieldLayer

@@ -434,8 +434,10 @@ private struct Affixes {
                                          scope: CurrencyScope) -> (String, Int)? {
         guard word.utf8.count >= 2, word.utf8.allSatisfy({ ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A }) else { return nil }
         var k = end
-        while k < text.count, NormalizingText.isSpace(NormalizingText.scalar(in: text, at: k).scalar) {
-            k += NormalizingText.scalar(in: text, at: k).length
+        while k < text.count {
+            let (scalar, length) = NormalizingText.scalar(in: text, at: k)
+            guard NormalizingText.isSpace(scalar) else { break }
+            k += length
         }
         guard k > end, k < text.count, text[k] == UInt8(ascii: "$") else { return nil }
         let joined = word + "$"
